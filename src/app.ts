@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Redis } from 'ioredis';
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import type { Database } from './db/database.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { registerRateLimits } from './http/rate-limit.js';
+import { registerRouteDocs } from './http/route-docs.js';
+import { registerContentRules } from './http/content.js';
+import { registerOpenApi } from './http/openapi.js';
+import { SHARED_SCHEMAS } from './http/schema.js';
+import { buildValidator } from './http/validator.js';
+import { authPlugin } from './platform/auth/auth-plugin.js';
+import { systemClock, type Clock } from './platform/clock.js';
+import type { AppContext } from './platform/context.js';
+import { SecretBox } from './platform/crypto.js';
+import { loggerOptions } from './platform/logging.js';
+import { createMailer, type Mailer } from './platform/mail/mailer.js';
+import { registerMetrics } from './platform/metrics.js';
+import { MemoryCounterStore, RedisCounterStore } from './platform/throttle.js';
+import { registerModules } from './modules/index.js';
+
+export const API_PREFIX = '/api/v1';
+
+export interface BuildOptions {
+  config: Config;
+  database: Database;
+  clock?: Clock;
+  mailer?: Mailer;
+  /** Overrides the pino options (tests pass a stream to read the log). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+/** The whole service as one Fastify instance; the server and the tests both build it here. */
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config, database } = options;
+  const clock = options.clock ?? systemClock;
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: true }) : null;
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    clock,
+    mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') }),
+    secrets: new SecretBox(config.secretKey),
+    counters: redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock),
+    redis,
+  };
+
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(config),
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: process.env.TRUST_PROXY === 'true',
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.decorate('ctx', ctx);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
+  registerErrorHandling(app, config.env === 'production');
+  registerRouteDocs(app, API_PREFIX);
+  registerContentRules(app, API_PREFIX);
+  registerMetrics(app);
+  await registerOpenApi(app, config, API_PREFIX);
+  await app.register(authPlugin, { db: ctx.db, clock });
+  await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis });
+  await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
+
+  app.addHook('onClose', async () => {
+    ctx.mailer.close();
+    if (redis) await redis.quit().catch(() => undefined);
+  });
+  return app;
+}

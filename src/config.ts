@@ -1,0 +1,77 @@
+import { resolve } from 'node:path';
+
+/** Every setting of the service, read once from the environment, typed, with its default. */
+export interface Config {
+  env: 'production' | 'development' | 'test';
+  host: string;
+  port: number;
+  /** Public address clients use; ends in /api/v1. */
+  baseUrl: string;
+  /** `postgres://...` for PostgreSQL; otherwise the SQLite file path. */
+  databaseUrl: string | null;
+  sqlitePath: string;
+  dataDir: string;
+  redisUrl: string | null;
+  /** 32-byte key (hex or base64) that encrypts secrets at rest (API keys to reveal, WebRTC passwords). */
+  secretKey: string;
+  smtpUrl: string | null;
+  mailFrom: string;
+  logLevel: string;
+  rateLimitPerMinute: number;
+  maxPageSize: number;
+  bodyLimitBytes: number;
+  passwordlessCodeTtlSeconds: number;
+  passwordlessResendCooldownSeconds: number;
+  passwordlessMaxAttempts: number;
+  magicLinkTtlSeconds: number;
+  userTokenTtlSeconds: number | null;
+  loginAttemptsPerWindow: number;
+  loginWindowSeconds: number;
+  seedDemo: boolean;
+}
+
+function intFrom(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return parsed;
+}
+
+/** A stable development key so the embedded default works; production must set SECRET_KEY. */
+const DEVELOPMENT_SECRET_KEY = '7062782d6170692d646576656c6f706d656e742d6b65792d6e6f742d73656372';
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const nodeEnv = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development') as Config['env'];
+  const dataDir = resolve(env.DATA_DIR ?? './data');
+  const port = intFrom(env.PORT, 8080, 'PORT');
+  const host = env.HOST ?? '127.0.0.1';
+  const secretKey = env.SECRET_KEY ?? DEVELOPMENT_SECRET_KEY;
+  if (nodeEnv === 'production' && !env.SECRET_KEY) throw new Error('SECRET_KEY is required when NODE_ENV=production');
+  const tokenTtl = intFrom(env.USER_TOKEN_TTL_SECONDS, 30 * 24 * 3600, 'USER_TOKEN_TTL_SECONDS');
+  const config: Config = {
+    env: nodeEnv,
+    host,
+    port,
+    baseUrl: (env.BASE_URL ?? `http://${host}:${port}/api/v1`).replace(/\/$/, ''),
+    databaseUrl: env.DATABASE_URL || null,
+    sqlitePath: resolve(env.SQLITE_PATH ?? `${dataDir}/pbx-api.sqlite`),
+    dataDir,
+    redisUrl: env.REDIS_URL || null,
+    secretKey,
+    smtpUrl: env.SMTP_URL || null,
+    mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',
+    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
+    maxPageSize: intFrom(env.MAX_PAGE_SIZE, 100, 'MAX_PAGE_SIZE'),
+    bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
+    passwordlessCodeTtlSeconds: intFrom(env.PASSWORDLESS_CODE_TTL_SECONDS, 600, 'PASSWORDLESS_CODE_TTL_SECONDS'),
+    passwordlessResendCooldownSeconds: intFrom(env.PASSWORDLESS_RESEND_COOLDOWN_SECONDS, 60, 'PASSWORDLESS_RESEND_COOLDOWN_SECONDS'),
+    passwordlessMaxAttempts: intFrom(env.PASSWORDLESS_MAX_ATTEMPTS, 5, 'PASSWORDLESS_MAX_ATTEMPTS'),
+    magicLinkTtlSeconds: intFrom(env.MAGIC_LINK_TTL_SECONDS, 900, 'MAGIC_LINK_TTL_SECONDS'),
+    userTokenTtlSeconds: tokenTtl === 0 ? null : tokenTtl,
+    loginAttemptsPerWindow: intFrom(env.LOGIN_ATTEMPTS_PER_WINDOW, 10, 'LOGIN_ATTEMPTS_PER_WINDOW'),
+    loginWindowSeconds: intFrom(env.LOGIN_WINDOW_SECONDS, 900, 'LOGIN_WINDOW_SECONDS'),
+    seedDemo: env.SEED_DEMO !== 'false',
+  };
+  return { ...config, ...overrides };
+}

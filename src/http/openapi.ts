@@ -1,0 +1,41 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+
+const DESCRIPTION = `Multi-tenant telephony PBX management API.
+
+Every request carries \`Authorization: Bearer <token>\` (the internal key may be sent bare).
+Errors: 401 \`{error}\`, 403 \`{message}\`, 404 \`{message: [..]}\`, 422 \`{message, errors}\`,
+429 with \`Retry-After\`. Every response carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`
+(plus the IETF draft \`RateLimit\` and \`RateLimit-Policy\` fields). Lists are paginated with at most
+100 items a page.`;
+
+/** OpenAPI 3.1 built from the route schemas, served at /openapi.json, with a docs page at /docs. */
+export async function registerOpenApi(app: FastifyInstance, config: Config, prefix: string): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'pbx-api', version: '0.1.0', description: DESCRIPTION },
+      servers: [{ url: config.baseUrl.replace(/\/api\/v1$/, '') }],
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer', description: 'User token from POST /login, a magic link or a one-time code (prefix pbxu_).' },
+          PbxApiKey: { type: 'http', scheme: 'bearer', description: 'The PBX API key used by the customer PBX server (prefix pbxk_).' },
+          IntegrationApiKey: { type: 'http', scheme: 'bearer', description: 'Integration API key limited to its scopes (prefix pbxi_).' },
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Internal key, sent as the Authorization header value (prefix pbxn_).' },
+          PbxServerAuth: { type: 'http', scheme: 'bearer', description: 'Internal PBX server key (prefix pbxs_).' },
+        },
+      },
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { auth: { public: true } } }, async () => app.swagger());
+
+  await app.register(swaggerUi, {
+    routePrefix: `${prefix}/docs`,
+    uiConfig: { docExpansion: 'list', deepLinking: true },
+    staticCSP: true,
+  });
+}

@@ -1,0 +1,50 @@
+import { Type, type TSchema, type SchemaOptions, type TUnsafe, type Static } from '@sinclair/typebox';
+
+/**
+ * `T | null` written as a JSON Schema type list (`["string","null"]`) rather than anyOf, so ajv
+ * reports one clear message and OpenAPI 3.1 shows one schema.
+ */
+export function Nullable<T extends TSchema>(schema: T, options: SchemaOptions = {}): TUnsafe<Static<T> | null> {
+  const { type, ...rest } = schema as unknown as { type?: string | string[] } & Record<string, unknown>;
+  if (typeof type === 'string') {
+    const enumValues = (rest.enum as unknown[] | undefined)?.concat(null);
+    return Type.Unsafe<Static<T> | null>({ ...rest, ...options, type: [type, 'null'], ...(enumValues ? { enum: enumValues } : {}) });
+  }
+  return Type.Unsafe<Static<T> | null>({ ...options, anyOf: [schema, { type: 'null' }] });
+}
+
+/** A string enum as `{type: string, enum: [...]}` (TypeBox's Union of literals reads poorly in OpenAPI). */
+export function StringEnum<const T extends readonly string[]>(values: T, options: SchemaOptions = {}): TUnsafe<T[number]> {
+  return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+export const Uuid = (options: SchemaOptions = {}) => Type.String({ format: 'uuid', ...options });
+export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });
+export const DateOnly = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });
+
+export const UuidParam = (name: string) => Type.Object({ [name]: Uuid({ description: `${name} id (UUID)` }) });
+
+// Error bodies of the contract's Errors table.
+export const UnauthorizedBody = Type.Object({ error: Type.String() }, { $id: 'UnauthorizedError', description: 'Missing or invalid token' });
+export const ForbiddenBody = Type.Object({ message: Type.String() }, { $id: 'ForbiddenError', description: 'Not allowed' });
+export const NotFoundBody = Type.Object({ message: Type.Array(Type.String()) }, { $id: 'NotFoundError', description: 'Not found, or belongs to another user or tenant' });
+export const ValidationBody = Type.Object(
+  { message: Type.String(), errors: Type.Record(Type.String(), Type.Array(Type.String())) },
+  { $id: 'ValidationError', description: 'A parameter is invalid', additionalProperties: true },
+);
+export const MessageBody = Type.Object({ message: Type.String() }, { $id: 'MessageError', description: 'Client error' });
+export const ServerErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    exception: Type.Optional(Type.String()),
+    file: Type.Optional(Type.String()),
+    line: Type.Optional(Type.Integer()),
+  },
+  { $id: 'ServerError', description: 'Unexpected server error; exception, file and line outside production only' },
+);
+
+export const SHARED_SCHEMAS = [UnauthorizedBody, ForbiddenBody, NotFoundBody, ValidationBody, MessageBody, ServerErrorBody];
+
+/** `{message, data}` envelope used by login and profile endpoints. */
+export const MessageData = <T extends TSchema>(data: T) => Type.Object({ message: Type.String(), data });
+export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data });

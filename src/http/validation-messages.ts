@@ -1,0 +1,89 @@
+/** The parts of an ajv error we read (ajv runs with `verbose`, so parentSchema is there). */
+export interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+  parentSchema?: Record<string, unknown>;
+}
+
+/**
+ * The field as the client named it: body paths dot-joined (`dnds.0.type`), query keys as sent
+ * (`filter[type]`, `perPage`).
+ */
+export function validationField(error: AjvError, context?: string): string {
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  if (segments.length === 0) return context ?? 'body';
+  return segments.join('.');
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'true or false',
+  array: 'an array',
+  object: 'an object',
+  null: 'null',
+};
+
+const FORMAT_NAMES: Record<string, string> = {
+  email: 'a valid email address',
+  uuid: 'a valid UUID',
+  date: 'a valid date (YYYY-MM-DD)',
+  'date-time': 'a valid ISO 8601 date-time',
+  time: 'a valid time',
+  uri: 'a valid URL',
+};
+
+/** A Laravel-style sentence for one ajv error. */
+export function validationMessage(error: AjvError, field: string): string {
+  const label = field.replace(/_/g, ' ');
+  const p = error.params;
+  switch (error.keyword) {
+    case 'required':
+      return `The ${label} field is required.`;
+    case 'type': {
+      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      return `The ${label} field must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`;
+    }
+    case 'format':
+      return `The ${label} field must be ${FORMAT_NAMES[String(p.format)] ?? `a valid ${String(p.format)}`}.`;
+    case 'minLength':
+      return `The ${label} field must be at least ${String(p.limit)} characters.`;
+    case 'maxLength':
+      return `The ${label} field must not be greater than ${String(p.limit)} characters.`;
+    case 'minimum':
+      return `The ${label} field must be at least ${String(p.limit)}.`;
+    case 'maximum':
+      return `The ${label} field must not be greater than ${String(p.limit)}.`;
+    case 'exclusiveMinimum':
+      return `The ${label} field must be greater than ${String(p.limit)}.`;
+    case 'exclusiveMaximum':
+      return `The ${label} field must be less than ${String(p.limit)}.`;
+    case 'minItems':
+      return `The ${label} field must have at least ${String(p.limit)} item${p.limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `The ${label} field must not have more than ${String(p.limit)} items.`;
+    case 'uniqueItems':
+      return `The ${label} field has a duplicate value.`;
+    case 'enum':
+      return `The selected ${label} is invalid. Allowed: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'const':
+      return `The selected ${label} is invalid.`;
+    case 'additionalProperties':
+      return `The ${label} field is not allowed.`;
+    case 'pattern': {
+      const allowed = error.parentSchema?.['x-allowed'];
+      if (Array.isArray(allowed)) return `The selected ${label} is invalid. Allowed: ${allowed.join(', ')}.`;
+      return `The ${label} field format is invalid.`;
+    }
+    default:
+      return `The ${label} field is invalid.`;
+  }
+}

@@ -1,0 +1,24 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { sql } from 'kysely';
+import type { AppContext } from '../../platform/context.js';
+import { isFullyMigrated } from '../../db/migrate.js';
+
+const Health = Type.Object({ status: Type.String() });
+const Ready = Type.Object({ status: Type.String(), database: Type.String(), migrations: Type.String() });
+
+/** Liveness and readiness, outside the versioned API so orchestrators need no token. */
+export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.get('/health', { schema: { tags: ['Operations'], operationId: 'health', response: { 200: Health } } }, async () => ({ status: 'ok' }));
+
+  app.get('/ready', { schema: { tags: ['Operations'], operationId: 'ready', response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(ctx.db);
+      const migrated = await isFullyMigrated(ctx.db);
+      if (!migrated) return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'pending' });
+      return { status: 'ready', database: 'ok', migrations: 'ok' };
+    } catch {
+      return reply.code(503).send({ status: 'not ready', database: 'unreachable', migrations: 'unknown' });
+    }
+  });
+}

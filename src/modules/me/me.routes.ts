@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../platform/context.js';
+import { userPrincipalOf } from '../../platform/auth/auth-plugin.js';
+import { tenantOf } from '../../platform/tenancy.js';
+import { Unauthorized } from '../../http/errors.js';
+import { findProfileRow } from './me.queries.js';
+import { presentProfile, presentUserRecord } from './me.presenter.js';
+import { Profile, ProfileResponse, UserRecord } from './me.schemas.js';
+
+const tags = ['Login and identity'];
+
+export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  app.addSchema(Profile);
+  app.addSchema(UserRecord);
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  const loadSelf = async (principal: ReturnType<typeof userPrincipalOf>) => {
+    const row = await findProfileRow(ctx.db, tenantOf(principal), principal.userId);
+    if (!row) throw new Unauthorized('Invalid or expired token.');
+    return row;
+  };
+
+  r.get('/me', {
+    config: { auth: { user: true } },
+    schema: { tags, operationId: 'getProfile', summary: 'The authenticated user profile (user tokens only)', response: { 200: ProfileResponse } },
+    handler: async (request) => ({ message: 'Authenticated user profile.', data: presentProfile(await loadSelf(userPrincipalOf(request))) }),
+  });
+
+  r.get('/user', {
+    config: { auth: { user: true } },
+    schema: { tags, operationId: 'getUser', summary: 'The authenticated user record (flat)', response: { 200: Type.Ref(UserRecord) } },
+    handler: async (request) => presentUserRecord(await loadSelf(userPrincipalOf(request))),
+  });
+}

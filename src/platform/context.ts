@@ -1,0 +1,21 @@
+import type { Kysely } from 'kysely';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import type { DialectName } from '../db/database.js';
+import type { DB } from '../db/schema.js';
+import type { Clock } from './clock.js';
+import type { SecretBox } from './crypto.js';
+import type { Mailer } from './mail/mailer.js';
+import type { CounterStore } from './throttle.js';
+
+/** What services need from the platform; built once per app and handed to every module. */
+export interface AppContext {
+  config: Config;
+  db: Kysely<DB>;
+  dialect: DialectName;
+  clock: Clock;
+  mailer: Mailer;
+  secrets: SecretBox;
+  counters: CounterStore;
+  redis: Redis | null;
+}

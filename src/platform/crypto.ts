@@ -1,0 +1,109 @@
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+import { promisify } from 'node:util';
+
+const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function toBase62(bytes: Buffer): string {
+  let value = BigInt(`0x${bytes.toString('hex') || '0'}`);
+  let out = '';
+  while (value > 0n) {
+    out = BASE62[Number(value % 62n)] + out;
+    value /= 62n;
+  }
+  return out;
+}
+
+function checksum(body: string): string {
+  return toBase62(Buffer.from(crc32(body).toString(16).padStart(8, '0'), 'hex')).padStart(6, '0');
+}
+
+/** Token prefixes: recognisable by secret scanners, and they tell which principal a token is. */
+export const TOKEN_PREFIXES = {
+  user: 'pbxu',
+  pbx: 'pbxk',
+  integration: 'pbxi',
+  internal: 'pbxn',
+  pbx_server: 'pbxs',
+} as const;
+export type TokenKind = keyof typeof TOKEN_PREFIXES;
+
+/** `<prefix>_<30 base62 chars of 178 random bits><6 char CRC32 checksum>`, like GitHub's tokens. */
+export function generateToken(kind: TokenKind): string {
+  const body = `${TOKEN_PREFIXES[kind]}_${toBase62(randomBytes(24)).padStart(33, '0').slice(0, 30)}`;
+  return body + checksum(body);
+}
+
+/** The kind a well-formed token claims, or null when its shape or checksum is wrong. */
+export function tokenKind(token: string): TokenKind | null {
+  const match = /^(pbx[ukins])_([0-9A-Za-z]{30})([0-9A-Za-z]{6})$/.exec(token);
+  if (!match) return null;
+  const body = `${match[1]}_${match[2]}`;
+  if (checksum(body) !== match[3]) return null;
+  const entry = Object.entries(TOKEN_PREFIXES).find(([, prefix]) => prefix === match[1]);
+  return (entry?.[0] as TokenKind) ?? null;
+}
+
+/** Tokens and one-time secrets are stored only as this digest. */
+export function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}
+
+export function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/** Shown in lists so a key can be recognised without being revealed. */
+export function tokenHint(token: string): string {
+  return `${token.slice(0, 9)}…${token.slice(-4)}`;
+}
+
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { N: SCRYPT.N, r: SCRYPT.r, p: SCRYPT.p });
+  return `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+/** A fixed hash to verify against when the account does not exist, so timing does not reveal it. */
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+
+export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
+  return timingSafeEqual(actual, expected) && stored !== null;
+}
+
+/** A numeric one-time code of the given length. */
+export function oneTimeCode(digits = 6): string {
+  return String(randomInt(0, 10 ** digits)).padStart(digits, '0');
+}
+
+/** Encrypts secrets that must be readable again (revealable API keys, SIP and WebRTC passwords). */
+export class SecretBox {
+  private readonly key: Buffer;
+  constructor(secretKey: string) {
+    const key = /^[0-9a-f]{64}$/i.test(secretKey) ? Buffer.from(secretKey, 'hex') : Buffer.from(secretKey, 'base64');
+    this.key = key.length === 32 ? key : createHash('sha256').update(secretKey).digest();
+  }
+  seal(plain: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
+    const body = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
+    return `v1.${iv.toString('base64')}.${cipher.getAuthTag().toString('base64')}.${body.toString('base64')}`;
+  }
+  open(sealed: string): string {
+    const [version, iv, tag, body] = sealed.split('.');
+    if (version !== 'v1' || !iv || !tag || body === undefined) throw new Error('unrecognised sealed secret');
+    const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64'));
+    decipher.setAuthTag(Buffer.from(tag, 'base64'));
+    return Buffer.concat([decipher.update(Buffer.from(body, 'base64')), decipher.final()]).toString('utf8');
+  }
+}

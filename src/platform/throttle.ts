@@ -1,0 +1,69 @@
+import type { Redis } from 'ioredis';
+import type { Clock } from './clock.js';
+import { TooManyRequests } from '../http/errors.js';
+
+/** Fixed-window counters shared by every throttle (in memory, or Redis across instances). */
+export interface CounterStore {
+  /** Adds one to `key` and returns the count in the current window and the seconds left in it. */
+  hit(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
+  peek(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+export class MemoryCounterStore implements CounterStore {
+  private readonly counters = new Map<string, { count: number; resetAt: number }>();
+  constructor(private readonly clock: Clock) {}
+  async hit(key: string, windowSeconds: number) {
+    const now = this.clock.now().getTime();
+    let entry = this.counters.get(key);
+    if (!entry || entry.resetAt <= now) {
+      entry = { count: 0, resetAt: now + windowSeconds * 1000 };
+      this.counters.set(key, entry);
+      if (this.counters.size > 100_000) this.sweep(now);
+    }
+    entry.count += 1;
+    return { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - now) / 1000) };
+  }
+  async peek(key: string) {
+    const entry = this.counters.get(key);
+    return entry && entry.resetAt > this.clock.now().getTime() ? entry.count : 0;
+  }
+  async reset(key: string) {
+    this.counters.delete(key);
+  }
+  private sweep(now: number) {
+    for (const [key, entry] of this.counters) if (entry.resetAt <= now) this.counters.delete(key);
+  }
+}
+
+export class RedisCounterStore implements CounterStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = 'pbx-api:throttle:',
+  ) {}
+  async hit(key: string, windowSeconds: number) {
+    const name = this.prefix + key;
+    const results = await this.redis.multi().incr(name).pttl(name).exec();
+    const count = Number(results?.[0]?.[1] ?? 1);
+    let ttl = Number(results?.[1]?.[1] ?? -1);
+    if (ttl < 0) {
+      await this.redis.pexpire(name, windowSeconds * 1000);
+      ttl = windowSeconds * 1000;
+    }
+    return { count, resetInSeconds: Math.ceil(ttl / 1000) };
+  }
+  async peek(key: string) {
+    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+  }
+  async reset(key: string) {
+    await this.redis.del(this.prefix + key);
+  }
+}
+
+/** Counts an attempt against each key and refuses with 429 once any of them is over its limit. */
+export async function throttle(store: CounterStore, limits: Array<{ key: string; max: number; windowSeconds: number }>): Promise<void> {
+  for (const limit of limits) {
+    const { count, resetInSeconds } = await store.hit(limit.key, limit.windowSeconds);
+    if (count > limit.max) throw new TooManyRequests(resetInSeconds, 'Too many attempts. Please try again later.');
+  }
+}

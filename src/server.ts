@@ -1,0 +1,45 @@
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { demoSeedExists, seedDemo, type DemoSeed } from './db/seed/demo.js';
+import { commandContext, openMigratedDatabase } from './runtime.js';
+
+/** Migrates, seeds the demo data into an empty database when enabled, listens, and shuts down gracefully. */
+export async function serve(config: Config): Promise<void> {
+  const database = await openMigratedDatabase(config);
+  if (config.seedDemo) {
+    // An empty database gets the demo data; one seeded before shows its logins again.
+    const empty = !(await database.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst());
+    if (empty || (await demoSeedExists(database.db))) {
+      const { seed, created } = await seedDemo(commandContext(config, database));
+      printDemoLogins(seed, created);
+    }
+  }
+  const app = await buildApp({ config, database });
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(`pbx-api serving ${config.baseUrl} (docs at ${config.baseUrl}/docs) on ${database.dialect}`);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: finishing in-flight requests`);
+    const timer = setTimeout(() => process.exit(1), 15_000).unref();
+    await app.close();
+    await database.close();
+    clearTimeout(timer);
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printDemoLogins(seed: DemoSeed, created: boolean): void {
+  const lines = [created ? 'Demo data seeded. Log in with:' : 'Demo logins:'];
+  for (const tenant of seed.tenants) {
+    lines.push(`  ${tenant.name} (pbx ${tenant.pbx_id})`);
+    lines.push(`    admin  ${tenant.admin.email} / ${tenant.admin.password}`);
+    for (const user of tenant.users.filter((u) => u.id !== tenant.admin.id)) lines.push(`    user   ${user.email} / ${user.password}`);
+  }
+  lines.push('  All demo keys and sample ids: npx pbx-api seed --demo --json');
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
