@@ -106,7 +106,8 @@ export interface SettingTable {
   updated_at: Timestamp;
 }
 
-export interface DB {
+/** The foundation's tables; each module adds its own interface to `DB` below. */
+export interface FoundationTables {
   settings: SettingTable;
   pbxes: PbxTable;
   users: UserTable;
@@ -114,3 +115,6 @@ export interface DB {
   api_keys: ApiKeyTable;
   one_time_secrets: OneTimeSecretTable;
 }
+
+/** Every table. Modules declare theirs beside their code and extend this. */
+export interface DB extends FoundationTables {}
