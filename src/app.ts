@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import { registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerContentRules } from './http/content.js';
@@ -47,7 +47,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clock,
     mailer: options.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') }),
     secrets: new SecretBox(config.secretKey),
-    counters: redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock),
+    counters: redis ? new RedisCounterStore(redis, `${config.redisKeyPrefix}throttle:`) : new MemoryCounterStore(clock),
     redis,
   };
 
@@ -72,7 +72,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerMetrics(app);
   await registerOpenApi(app, config, API_PREFIX);
   await app.register(authPlugin, { db: ctx.db, clock });
-  await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis });
+  await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
+  registerNotFoundHandler(app);
   await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
 
   app.addHook('onClose', async () => {

@@ -12,6 +12,8 @@ export interface Config {
   sqlitePath: string;
   dataDir: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisKeyPrefix: string;
   /** 32-byte key (hex or base64) that encrypts secrets at rest (API keys to reveal, WebRTC passwords). */
   secretKey: string;
   smtpUrl: string | null;
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     sqlitePath: resolve(env.SQLITE_PATH ?? `${dataDir}/pbx-api.sqlite`),
     dataDir,
     redisUrl: env.REDIS_URL || null,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX ?? 'pbx-api:',
     secretKey,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',

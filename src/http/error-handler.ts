@@ -57,8 +57,11 @@ export function registerErrorHandling(app: FastifyInstance, production: boolean)
     if (!production) Object.assign(body, { exception: error.name || 'Error', ...origin(error), message: error.message || 'Server Error' });
     return reply.code(error.statusCode && error.statusCode >= 500 ? error.statusCode : 500).send(body);
   });
+}
 
-  app.setNotFoundHandler((request, reply) => {
+/** Unknown routes answer 404 `{message: [..]}`, counted by the rate limiter like any request. */
+export function registerNotFoundHandler(app: FastifyInstance): void {
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
     const error = new NotFound(`The route ${request.method} ${request.url.split('?')[0]} could not be found.`);
     return reply.code(404).send(error.body());
   });

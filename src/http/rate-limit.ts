@@ -14,13 +14,13 @@ export function rateLimitKey(request: FastifyRequest): string {
  * memory, or in Redis when configured so several instances share them. Every response carries
  * X-RateLimit-* and the IETF draft RateLimit / RateLimit-Policy fields.
  */
-export async function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null }): Promise<void> {
+export async function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null; keyPrefix: string }): Promise<void> {
   await app.register(rateLimit, {
     global: true,
     max: (request) => request.principal?.rateLimit ?? options.perMinute,
     timeWindow: 60_000,
     keyGenerator: rateLimitKey,
-    nameSpace: 'pbx-api:rate:',
+    nameSpace: options.keyPrefix,
     redis: options.redis ?? undefined,
     skipOnError: true,
     addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },

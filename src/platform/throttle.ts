@@ -39,7 +39,7 @@ export class MemoryCounterStore implements CounterStore {
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'pbx-api:throttle:',
+    private readonly prefix: string,
   ) {}
   async hit(key: string, windowSeconds: number) {
     const name = this.prefix + key;

@@ -9,9 +9,9 @@ const Ready = Type.Object({ status: Type.String(), database: Type.String(), migr
 
 /** Liveness and readiness, outside the versioned API so orchestrators need no token. */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/health', { schema: { tags: ['Operations'], operationId: 'health', response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  app.get('/health', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
-  app.get('/ready', { schema: { tags: ['Operations'], operationId: 'ready', response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
+  app.get('/ready', { schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(ctx.db);
       const migrated = await isFullyMigrated(ctx.db);

@@ -1,0 +1,59 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { loggerOptions } from '../../src/platform/logging.js';
+import { openTestDatabase } from '../database.js';
+import { bearer, buildTestApp, MemoryMailer, type TestApp } from '../helpers.js';
+import { createUser } from '../factories.js';
+
+describe('health, readiness and metrics', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is live and ready once migrated', async () => {
+    expect((await t.app.inject('/health')).json()).toEqual({ status: 'ok' });
+    expect((await t.app.inject('/ready')).json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok' });
+  });
+
+  it('counts requests by route and status in Prometheus format', async () => {
+    await t.app.inject('/api/v1/me');
+    const metrics = await t.app.inject('/metrics');
+    expect(metrics.headers['content-type']).toContain('text/plain');
+    expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/me",status_code="401"\} \d+/);
+  });
+});
+
+describe('logs never carry secrets', () => {
+  it('redacts passwords, tokens, keys, voicemail PINs and magic-link tokens', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(chunk.toString());
+        callback();
+      },
+    });
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: '/tmp/pbx-api-test' });
+    const database = await openTestDatabase();
+    const app = await buildApp({ config, database, mailer: new MemoryMailer(), logger: { ...(loggerOptions(config) as object), stream } });
+    try {
+      const user = await createUser(app.ctx);
+      await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: user.email, password: user.password } });
+      await app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) });
+      await app.inject({ method: 'GET', url: '/api/v1/magic-login/SuperSecretMagicToken1234567890' });
+      app.log.info({ password: 'hunter2-password', webrtc: { password: 'sip-pass-123', voicemail_pin: '4711' }, token: user.token }, 'audit');
+      const output = lines.join('');
+      expect(output).toContain('/magic-login/[REDACTED]');
+      for (const secret of [user.password, user.token, 'SuperSecretMagicToken1234567890', 'hunter2-password', 'sip-pass-123', '4711']) {
+        expect(output).not.toContain(secret);
+      }
+      expect(output).toContain('[REDACTED]');
+    } finally {
+      await app.close();
+      await database.close();
+    }
+  });
+});

@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { createKey, createTenant, createUser } from '../factories.js';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const stores = [
+  { name: 'memory', env: {} as NodeJS.ProcessEnv },
+  { name: 'redis', env: { REDIS_URL } as NodeJS.ProcessEnv },
+];
+
+describe.each(stores)('rate limits ($name store)', ({ env }) => {
+  const apps: TestApp[] = [];
+  const build = async (prefix: string, perMinute = 120) => {
+    const t = await buildTestApp({ env: { ...env, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: String(perMinute) } });
+    apps.push(t);
+    return t;
+  };
+  afterAll(async () => {
+    for (const t of apps) await t.close();
+  });
+
+  it('reports X-RateLimit-* and the IETF draft fields on every response, errors included', async () => {
+    const t = await build(`test:${randomBytes(4).toString('hex')}:`);
+    const user = await createUser(t.ctx);
+    const ok = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) });
+    expect(ok.headers['x-ratelimit-limit']).toBe('120');
+    expect(ok.headers['x-ratelimit-remaining']).toBe('119');
+    expect(ok.headers['ratelimit-policy']).toBe('"default";q=120;w=60');
+    expect(ok.headers.ratelimit).toMatch(/^"default";r=119;t=\d+$/);
+    const unauthenticated = await t.app.inject({ method: 'GET', url: '/api/v1/me' });
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(unauthenticated.headers['x-ratelimit-remaining']).toBeDefined();
+    const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: {} });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.headers['x-ratelimit-limit']).toBeDefined();
+  });
+
+  it("uses the PBX plan's limit per principal, then answers 429 with Retry-After", async () => {
+    const t = await build(`test:${randomBytes(4).toString('hex')}:`);
+    const tenant = await createTenant(t.ctx, { rateLimitPerMinute: 3 });
+    const key = await createKey(t.ctx, tenant, 'pbx');
+    const user = await createUser(t.ctx, { tenant });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+    const limited = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) });
+    expect(limited.headers['x-ratelimit-limit']).toBe('3');
+    expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toEqual({ message: expect.any(String) });
+    // Another principal of the same PBX has its own budget.
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode).toBe(403);
+  });
+});
+
+describe('rate limits shared across instances through Redis', () => {
+  it('two app instances count against one budget', async () => {
+    const prefix = `test:${randomBytes(4).toString('hex')}:`;
+    const a = await buildTestApp({ env: { REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '4' } });
+    const b = await buildTestApp({ env: { REDIS_URL, REDIS_KEY_PREFIX: prefix, RATE_LIMIT_PER_MINUTE: '4' } });
+    try {
+      // Unauthenticated requests count against the client address, the same for both instances here.
+      const statuses: number[] = [];
+      for (const t of [a, b, a, b, a]) statuses.push((await t.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress: '10.9.9.9' })).statusCode);
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
