@@ -49,6 +49,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   const host = env.HOST ?? '127.0.0.1';
   const secretKey = env.SECRET_KEY ?? DEVELOPMENT_SECRET_KEY;
   if (nodeEnv === 'production' && !env.SECRET_KEY) throw new Error('SECRET_KEY is required when NODE_ENV=production');
+  if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL)) throw new Error(`BASE_URL must be an absolute http(s) URL, got "${env.BASE_URL}"`);
   const tokenTtl = intFrom(env.USER_TOKEN_TTL_SECONDS, 30 * 24 * 3600, 'USER_TOKEN_TTL_SECONDS');
   const config: Config = {
     env: nodeEnv,
