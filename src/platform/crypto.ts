@@ -16,8 +16,15 @@ function toBase62(bytes: Buffer): string {
   return out;
 }
 
+/** CRC32 of the token body in six base62 characters (checked on every request, so no BigInt). */
 function checksum(body: string): string {
-  return toBase62(Buffer.from(crc32(body).toString(16).padStart(8, '0'), 'hex')).padStart(6, '0');
+  let value = crc32(body);
+  let out = '';
+  for (let i = 0; i < 6; i++) {
+    out = BASE62[value % 62] + out;
+    value = Math.floor(value / 62);
+  }
+  return out;
 }
 
 /** Token prefixes: recognisable by secret scanners, and they tell which principal a token is. */
