@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { registerMetrics } from './platform/metrics.js';
 import { MemoryCounterStore, RedisCounterStore } from './platform/throttle.js';
 import { registerModules } from './modules/index.js';
+import { JobWorker } from './platform/jobs/jobs.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -54,7 +55,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    trustProxy: config.trustProxy,
     requestIdHeader: false,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
@@ -76,7 +77,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerNotFoundHandler(app);
   await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
 
+  // Durable background jobs (imports, webhook deliveries), run once the app is ready.
+  const jobs = new JobWorker(ctx, { pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds, log: app.log });
+  app.decorate('jobs', jobs);
+  if (config.jobWorkerEnabled) app.addHook('onReady', async () => jobs.start());
+
   app.addHook('onClose', async () => {
+    await jobs.stop();
     ctx.mailer.close();
     if (redis) await redis.quit().catch(() => undefined);
   });

@@ -30,6 +30,29 @@ export interface Config {
   loginAttemptsPerWindow: number;
   loginWindowSeconds: number;
   seedDemo: boolean;
+  /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
+  trustProxy: boolean;
+  /** Run the background job worker in this process (JOB_WORKER=false for API-only instances). */
+  jobWorkerEnabled: boolean;
+  jobPollIntervalMs: number;
+  /** Seconds a claimed job belongs to its worker without a heartbeat; then another instance reclaims it. */
+  jobLeaseSeconds: number;
+  /** Largest contact-import upload; bigger files are refused with 413. */
+  importMaxBytes: number;
+  /** Allow webhook URLs resolving to loopback, private or link-local addresses (refused by default). */
+  webhookAllowPrivate: boolean;
+  webhookTimeoutMs: number;
+  /** Engine used by a PBX without enabled AMI settings: `simulated` (embedded default) or `none`. */
+  pbxEngine: 'simulated' | 'none';
+  /** AMI: TCP connect and banner time-out, and the wait for an action's response. */
+  amiConnectTimeoutMs: number;
+  amiActionTimeoutMs: number;
+  /** Listen to each enabled PBX's AMI events (Cdr, OriginateResponse, ...) in this process. */
+  amiEventsEnabled: boolean;
+  /** Seconds after origination when the simulated engine's call detail record is produced. */
+  simulatedCdrDelaySeconds: number;
+  /** `GET /cdrs/detail/{id}` requests per minute per principal. */
+  cdrDetailRateLimitPerMinute: number;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -76,6 +99,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginAttemptsPerWindow: intFrom(env.LOGIN_ATTEMPTS_PER_WINDOW, 10, 'LOGIN_ATTEMPTS_PER_WINDOW'),
     loginWindowSeconds: intFrom(env.LOGIN_WINDOW_SECONDS, 900, 'LOGIN_WINDOW_SECONDS'),
     seedDemo: env.SEED_DEMO !== 'false',
+    trustProxy: env.TRUST_PROXY === 'true',
+    jobWorkerEnabled: env.JOB_WORKER !== 'false',
+    jobPollIntervalMs: intFrom(env.JOB_POLL_INTERVAL_MS, 1000, 'JOB_POLL_INTERVAL_MS'),
+    jobLeaseSeconds: intFrom(env.JOB_LEASE_SECONDS, 60, 'JOB_LEASE_SECONDS'),
+    importMaxBytes: intFrom(env.IMPORT_MAX_BYTES, 20 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
+    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
+    pbxEngine: env.PBX_ENGINE === 'none' ? 'none' : 'simulated',
+    amiConnectTimeoutMs: intFrom(env.AMI_CONNECT_TIMEOUT_MS, 5000, 'AMI_CONNECT_TIMEOUT_MS'),
+    amiActionTimeoutMs: intFrom(env.AMI_ACTION_TIMEOUT_MS, 10_000, 'AMI_ACTION_TIMEOUT_MS'),
+    amiEventsEnabled: env.AMI_EVENTS !== 'false',
+    simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),
+    cdrDetailRateLimitPerMinute: intFrom(env.CDR_DETAIL_RATE_LIMIT_PER_MINUTE, 120, 'CDR_DETAIL_RATE_LIMIT_PER_MINUTE'),
   };
   return { ...config, ...overrides };
 }

@@ -5,6 +5,10 @@ import { insertUser, type NewUser } from '../src/modules/users/users.queries.js'
 import { issueUserToken } from '../src/platform/auth/tokens.js';
 import { createApiKey } from '../src/platform/auth/api-keys.js';
 import type { ApiKeyKind } from '../src/db/schema.js';
+import { CallerIdentitiesService } from '../src/modules/caller-identities/caller-identities.service.js';
+import { ExtensionsService } from '../src/modules/extensions/extensions.service.js';
+import { PhoneNumbersService } from '../src/modules/phone-numbers/phone-numbers.service.js';
+import { SipDevicesService } from '../src/modules/sip-devices/sip-devices.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -45,4 +49,22 @@ export async function createAdmin(ctx: AppContext, tenant?: TestTenant) {
 export async function createKey(ctx: AppContext, tenant: TestTenant, kind: ApiKeyKind, scopes: string[] = []): Promise<string> {
   const { token } = await createApiKey(ctx.db, ctx.clock, ctx.secrets, { pbxId: tenant.pbxId, kind, name: `${kind} ${unique()}`, scopes });
   return token;
+}
+
+// Directory (issue #3): rows created through the module services, parents included.
+
+export async function createExtension(ctx: AppContext, tenant: TestTenant, fields: { number?: string; user_id?: string | null; name?: string } = {}) {
+  return new ExtensionsService(ctx).create(tenant, { number: fields.number ?? String(1000 + Math.floor(Math.random() * 8999)), name: fields.name, user_id: fields.user_id ?? null });
+}
+
+export async function createSipDevice(ctx: AppContext, tenant: TestTenant, fields: { user_id?: string | null; model?: 'yealink-t54w' | 'yealink-t33g' | null; extension_id?: string | null } = {}) {
+  const { row } = await new SipDevicesService(ctx).create(tenant, { name: `Phone ${unique()}`, model: fields.model === undefined ? 'yealink-t54w' : fields.model, user_id: fields.user_id ?? null, extension_id: fields.extension_id ?? null });
+  return row;
+}
+
+/** A phone number (unique platform-wide, so random) and a caller identity on it. */
+export async function createCallerIdentity(ctx: AppContext, tenant: TestTenant, fields: { user_id?: string | null } = {}) {
+  const number = await new PhoneNumbersService(ctx).create(tenant, { number: `+35226${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}` });
+  const identity = await new CallerIdentitiesService(ctx).create(tenant, { phone_number_id: number.id, name: `Identity ${unique()}`, user_id: fields.user_id ?? null });
+  return { number, identity };
 }

@@ -3,6 +3,12 @@
  * in both dialects, so one set of queries serves SQLite and PostgreSQL alike.
  */
 import type { Generated } from 'kysely';
+import type { DirectoryTables } from '../modules/directory.tables.js';
+import type { AddressBookTables } from '../modules/contacts/contacts.tables.js';
+import type { ContactImportTables } from '../modules/contact-imports/contact-imports.tables.js';
+import type { JobTables } from '../platform/jobs/jobs.tables.js';
+import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
+import type { CallTables } from '../modules/cdrs/cdrs.tables.js';
 
 /** 0 or 1; columns with a database default are Generated so inserts may leave them out. */
 export type Flag = Generated<number>;
@@ -117,4 +123,4 @@ export interface FoundationTables {
 }
 
 /** Every table. Modules declare theirs beside their code and extend this. */
-export interface DB extends FoundationTables {}
+export interface DB extends FoundationTables, DirectoryTables, AddressBookTables, ContactImportTables, JobTables, WebhookTables, CallTables {}

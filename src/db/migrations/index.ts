@@ -1,7 +1,15 @@
 import type { Migration } from 'kysely';
 import * as foundation from './0001_foundation.js';
+import * as directory from './0002_directory.js';
+import * as addressBook from './0003_address_book.js';
+import * as jobsWebhooks from './0004_jobs_webhooks.js';
+import * as calls from './0005_calls.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': foundation,
+  '0002_directory': directory,
+  '0003_address_book': addressBook,
+  '0004_jobs_webhooks': jobsWebhooks,
+  '0005_calls': calls,
 };

@@ -1,4 +1,7 @@
 import type { AppContext } from '../../platform/context.js';
+import { seedAddressBook } from '../../modules/contacts/contacts.seed.js';
+import { seedDirectory } from '../../modules/directory/directory.seed.js';
+import { seedCallHistory } from '../../modules/cdrs/cdrs.seed.js';
 
 /** What a module's demo seeder gets: the tenant and its people, to hang realistic rows on. */
 export interface DemoTenantContext {
@@ -12,4 +15,4 @@ export interface DemoTenantContext {
 export type DemoSeeder = (ctx: AppContext, tenant: DemoTenantContext) => Promise<Record<string, unknown>>;
 
 /** Modules add their seeders here, in dependency order. */
-export const DEMO_SEEDERS: DemoSeeder[] = [];
+export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedAddressBook, seedCallHistory];

@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { Profile, UserRecord } from './me.schemas.js';
-import type { ProfileRow } from './me.queries.js';
+import type { ProfileRow, UserWithPbxRow } from './me.queries.js';
 
 const flag = (value: number) => value === 1;
 
@@ -45,12 +45,12 @@ export function presentProfile(row: ProfileRow): Static<typeof Profile> {
     is_shadow: flag(row.is_shadow),
     created_at: row.created_at,
     updated_at: row.updated_at,
-    webrtc_configuration: null,
-    extensions: [],
-    sipDevices: [],
-    groups: [],
-    twinnings: [],
-    caller_identities: [],
+    webrtc_configuration: row.directory.webrtc_configuration,
+    extensions: row.directory.extensions,
+    sipDevices: row.directory.sipDevices,
+    groups: row.directory.groups,
+    twinnings: row.directory.twinnings,
+    caller_identities: row.directory.caller_identities,
     integrations: contactSync(row),
     pbx: { id: row.pbx_id, name: row.pbx_name, country_code: row.pbx_country_code, timezone: row.pbx_timezone, plan: row.pbx_plan },
     employee_id: row.employee_id,
@@ -58,7 +58,7 @@ export function presentProfile(row: ProfileRow): Static<typeof Profile> {
   };
 }
 
-export function presentUserRecord(row: ProfileRow): Static<typeof UserRecord> {
+export function presentUserRecord(row: UserWithPbxRow): Static<typeof UserRecord> {
   return {
     id: row.id,
     pbx_id: row.pbx_id,

@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Tenant } from '../../platform/tenancy.js';
+import { profileDirectory } from '../directory/profile.js';
 
-export function findProfileRow(db: Kysely<DB>, tenant: Tenant, userId: string) {
+/** The user row with its PBX: all `/user` needs. */
+export function findUserWithPbx(db: Kysely<DB>, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users as u')
     .innerJoin('pbxes as p', 'p.id', 'u.pbx_id')
@@ -14,4 +16,12 @@ export function findProfileRow(db: Kysely<DB>, tenant: Tenant, userId: string) {
     .executeTakeFirst();
 }
 
+/** The profile row with the directory arrays `/me` shows (extensions, devices, groups, twinnings, identities, WebRTC). */
+export async function findProfileRow(db: Kysely<DB>, tenant: Tenant, userId: string) {
+  const row = await findUserWithPbx(db, tenant, userId);
+  if (!row) return undefined;
+  return { ...row, directory: await profileDirectory(db, tenant, row) };
+}
+
 export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfileRow>>>;
+export type UserWithPbxRow = NonNullable<Awaited<ReturnType<typeof findUserWithPbx>>>;

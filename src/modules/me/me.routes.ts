@@ -5,7 +5,7 @@ import type { AppContext } from '../../platform/context.js';
 import { userPrincipalOf } from '../../platform/auth/auth-plugin.js';
 import { tenantOf } from '../../platform/tenancy.js';
 import { Unauthorized } from '../../http/errors.js';
-import { findProfileRow } from './me.queries.js';
+import { findProfileRow, findUserWithPbx } from './me.queries.js';
 import { presentProfile, presentUserRecord } from './me.presenter.js';
 import { Profile, ProfileResponse, UserRecord } from './me.schemas.js';
 
@@ -16,8 +16,8 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   app.addSchema(UserRecord);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
-  const loadSelf = async (principal: ReturnType<typeof userPrincipalOf>) => {
-    const row = await findProfileRow(ctx.db, tenantOf(principal), principal.userId);
+  // The token was valid a moment ago; a user gone since then is treated as logged out.
+  const found = <T>(row: T | undefined): T => {
     if (!row) throw new Unauthorized('Invalid or expired token.');
     return row;
   };
@@ -25,12 +25,19 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   r.get('/me', {
     config: { auth: { user: true } },
     schema: { tags, operationId: 'getProfile', summary: 'The authenticated user profile (user tokens only)', response: { 200: ProfileResponse } },
-    handler: async (request) => ({ message: 'Authenticated user profile.', data: presentProfile(await loadSelf(userPrincipalOf(request))) }),
+    handler: async (request) => {
+      const principal = userPrincipalOf(request);
+      const row = found(await findProfileRow(ctx.db, tenantOf(principal), principal.userId));
+      return { message: 'Authenticated user profile.', data: presentProfile(row) };
+    },
   });
 
   r.get('/user', {
     config: { auth: { user: true } },
     schema: { tags, operationId: 'getUser', summary: 'The authenticated user record (flat)', response: { 200: Type.Ref(UserRecord) } },
-    handler: async (request) => presentUserRecord(await loadSelf(userPrincipalOf(request))),
+    handler: async (request) => {
+      const principal = userPrincipalOf(request);
+      return presentUserRecord(found(await findUserWithPbx(ctx.db, tenantOf(principal), principal.userId)));
+    },
   });
 }

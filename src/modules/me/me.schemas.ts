@@ -1,7 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, MessageData, Nullable, Uuid } from '../../http/schema.js';
+import { Extension } from '../extensions/extensions.schemas.js';
+import { SipDevice } from '../sip-devices/sip-devices.schemas.js';
+import { Twinning } from '../twinnings/twinnings.schemas.js';
+import { CallerIdentity } from '../caller-identities/caller-identities.schemas.js';
+import { UserGroup } from '../user-groups/user-groups.schemas.js';
+import { WebrtcSummary } from '../webrtc/webrtc.schemas.js';
 
-const FreeForm = Type.Object({}, { additionalProperties: true });
 const ContactSync = Type.Object({ fetch_contacts: Type.Boolean() });
 
 export const Profile = Type.Object(
@@ -37,17 +42,18 @@ export const Profile = Type.Object(
     is_shadow: Type.Boolean(),
     created_at: DateTime(),
     updated_at: DateTime(),
-    webrtc_configuration: Nullable(FreeForm),
-    extensions: Type.Array(FreeForm),
-    sipDevices: Type.Array(FreeForm),
-    groups: Type.Array(FreeForm),
-    twinnings: Type.Array(FreeForm),
-    caller_identities: Type.Array(FreeForm),
+    // Each item as its own module presents it; WebRTC without its password and voicemail PIN.
+    webrtc_configuration: Nullable(Type.Omit(WebrtcSummary, [])),
+    extensions: Type.Array(Extension),
+    sipDevices: Type.Array(SipDevice),
+    groups: Type.Array(UserGroup),
+    twinnings: Type.Array(Twinning),
+    caller_identities: Type.Array(CallerIdentity),
     integrations: Type.Object(
       { google: ContactSync, microsoft: ContactSync },
       { description: 'Address-book sync per external provider, keyed by provider name.' },
     ),
-    pbx: FreeForm,
+    pbx: Type.Object({ id: Uuid(), name: Type.String(), country_code: Type.String(), timezone: Type.String(), plan: Type.String() }),
     employee_id: Nullable(Uuid()),
     tempus: Nullable(Type.String()),
   },

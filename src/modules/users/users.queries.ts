@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, UserTable } from '../../db/schema.js';
+import { matchesSearch } from '../../db/search.js';
+import type { PageRequest, SortTerm } from '../../http/list-query.js';
+import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Clock } from '../../platform/clock.js';
 import { hashPassword } from '../../platform/crypto.js';
+import type { Tenant } from '../../platform/tenancy.js';
 
 export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at' | 'password_hash' | 'first_name' | 'last_name'> & {
   password?: string | null;
@@ -26,4 +30,55 @@ export async function insertUser(db: Kysely<DB>, clock: Clock, user: NewUser): P
   };
   await db.insertInto('users').values(row).execute();
   return { id: row.id, pbx_id: row.pbx_id, email: row.email };
+}
+
+/** A live (not soft-deleted) user of the tenant; `withTrashed` also finds deleted ones. */
+export function findUser(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
+  let query = db.selectFrom('users').selectAll().where('id', '=', id).where('pbx_id', '=', tenant.pbxId);
+  if (!options.withTrashed) query = query.where('deleted_at', 'is', null);
+  return query.executeTakeFirst();
+}
+
+export function findUsersByIds(db: Kysely<DB>, tenant: Tenant, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', [...ids]).execute();
+}
+
+/** By e-mail across the platform (internal services look users up this way). */
+export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export interface UserFilters {
+  search?: string;
+  status?: 'active' | 'disabled';
+  role?: 'admin' | 'user';
+  trashed?: TrashedFilter;
+}
+
+export const USER_SORTS = ['first_name', 'last_name', 'email', 'created_at'] as const;
+
+function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
+  let query = db.selectFrom('users').where('pbx_id', '=', tenant.pbxId);
+  const trashed = filters.trashed ?? 'without';
+  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
+  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  if (filters.search) query = query.where(matchesSearch(['first_name', 'last_name', 'email'], filters.search));
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.role) query = query.where('role', '=', filters.role);
+  return query;
+}
+
+export async function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
+  let query = usersOf(db, tenant, filters).selectAll();
+  for (const term of sort) query = query.orderBy(term.field as (typeof USER_SORTS)[number], term.direction);
+  const [rows, count] = await Promise.all([
+    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
+    usersOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function updateUser(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<UserTable>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }

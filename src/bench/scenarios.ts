@@ -1,0 +1,89 @@
+import type { BenchConfig } from './bench-config.js';
+import type { LoadResult, MeasureOptions } from './load.js';
+import type { ApiServer, DatabaseKind } from './server-process.js';
+
+/** Logins and keys prepared once per server, for scenarios to pick their credentials from. */
+export interface BenchCredentials {
+  /** Token of a demo user who is not an admin (first tenant). */
+  userToken: string;
+  /** Token of the first tenant's demo admin. */
+  adminToken: string;
+  /** The first tenant's PBX API key. */
+  pbxApiKey: string;
+}
+
+export interface ScenarioContext {
+  server: ApiServer;
+  credentials: BenchCredentials;
+}
+
+/**
+ * One endpoint measured against the bare baseline: alternating baseline/endpoint runs, ratio per
+ * pair. Add one by pushing to `EXTRA_SCENARIOS`; run.ts measures every registered scenario.
+ */
+export interface Scenario {
+  /** Short id, used in the JSON figures and in BENCH_SCENARIOS. */
+  id: string;
+  /** What is printed, e.g. `GET /api/v1/me`. */
+  label: string;
+  /** Path below the API base (`/api/v1`), with its query string. GET only, no body. */
+  path: string;
+  headers(ctx: ScenarioContext): Record<string, string>;
+  /** Minimum median ratio to the bare server, per database; printed as PASS/FAIL. */
+  target?: Partial<Record<DatabaseKind, number>>;
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export const SCENARIOS: Scenario[] = [
+  {
+    id: 'me',
+    label: 'GET /api/v1/me (user token)',
+    path: '/me',
+    headers: ({ credentials }) => bearer(credentials.userToken),
+    target: { sqlite: 0.6, postgres: 0.35 },
+  },
+  {
+    id: 'api_keys_list',
+    label: 'GET /api/v1/integrations/api-keys?perPage=15 (admin)',
+    path: '/integrations/api-keys?perPage=15',
+    headers: ({ credentials }) => bearer(credentials.adminToken),
+  },
+];
+
+/** More endpoint scenarios, registered by other modules before run.ts starts measuring. */
+export const EXTRA_SCENARIOS: Scenario[] = [];
+
+/** What a non-endpoint benchmark step (e.g. an import benchmark) gets, once per database. */
+export interface StepContext {
+  server: ApiServer;
+  credentials: BenchCredentials;
+  config: BenchConfig;
+  /** `measureEndpoint` with the run's duration, connections, tool and core pinning. */
+  measure(options: MeasureOptions): Promise<LoadResult>;
+  log(message: string): void;
+}
+
+/** Figures a step reports: printed as `name: key=value ...` lines and included in the JSON line. */
+export type StepFigures = Record<string, number | string | boolean | null>;
+
+export interface BenchStep {
+  name: string;
+  /** Run on the first database only (for steps that bring their own database). */
+  once?: boolean;
+  run(ctx: StepContext): Promise<StepFigures | void>;
+}
+
+/** Extra steps run after the endpoint scenarios, on each database. */
+export const EXTRA_STEPS: BenchStep[] = [];
+
+/**
+ * Optional step modules, loaded when present in dist/bench/: each exports a function
+ * `(ctx: StepContext) => Promise<StepFigures | void>` under the given name.
+ */
+export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string; export: string; once?: boolean }> = [
+  // benchImport() brings its own SQLite database, so it runs once per benchmark.
+  { name: 'import', module: './import-bench.js', export: 'benchImport', once: true },
+  // benchCdrs() starts its own server and seeds 1,000,000 call records, on each database.
+  { name: 'cdrs', module: './cdr-bench.js', export: 'benchCdrs' },
+];

@@ -1,0 +1,127 @@
+/**
+ * Row types of calls and call history (migration 0005): call detail records, the users taking
+ * part in each call (the visibility and per-user index), recordings, placed calls, the
+ * Idempotency-Key store of `POST /calls/new`, and per-PBX AMI connection settings.
+ * Same storage rules as the foundation: booleans 0/1, timestamps text, JSON as text.
+ */
+import type { ColumnType, Generated } from 'kysely';
+import type { Flag, Timestamp } from '../../db/schema.js';
+
+/** int64 columns: written as numbers; PostgreSQL's driver reads bigint back as a string. */
+export type BigIntColumn = ColumnType<number | string, number, number>;
+
+export type CdrStatus = 'answered' | 'missed' | 'busy' | 'failed';
+export type CdrType = 'INCOMING' | 'OUTGOING';
+
+export interface CdrTable {
+  pbx_id: string;
+  /** The PBX's own id of the call; unique per PBX; the public `id`. */
+  cdr_id: BigIntColumn;
+  type: CdrType;
+  /** Overall outcome, derived from the legs at ingestion (list filter). */
+  status: CdrStatus;
+  /** UTC, `YYYY-MM-DD HH:MM:SS` (sorts as text). */
+  start_time: string;
+  answer_time: string | null;
+  end_time: string;
+  duration: number;
+  billsec: number;
+  is_transfer_call: Flag;
+  is_internal: Flag;
+  is_conference_call: Flag;
+  has_recording: Flag;
+  caller_user_id: string | null;
+  caller_name: string;
+  caller_number: string;
+  /** Lower-cased names and numbers of every party, for the list's `search`. */
+  search_text: string;
+  /** JSON arrays / object. */
+  receivers: string;
+  call_flow: string;
+  conference: string;
+  notes: string;
+  transcriptions: string | null;
+  ai_processing_errors: string;
+  source: 'api' | 'ami' | 'simulated' | 'seed';
+  created_at: Timestamp;
+}
+
+/** One row per user taking part in a call (caller or a receiver leg): "own calls" and the user filter. */
+export interface CdrParticipantTable {
+  pbx_id: string;
+  cdr_id: BigIntColumn;
+  user_id: string;
+  start_time: string;
+}
+
+export type RecordingKind = 'full' | 'caller' | 'callee';
+
+export interface CdrRecordingTable {
+  pbx_id: string;
+  cdr_id: BigIntColumn;
+  kind: RecordingKind;
+  /** Relative to `<dataDir>/recordings/<pbx_id>/`; the download endpoint's `path`. */
+  path: string;
+  name: string;
+  content_type: string;
+  size_bytes: number;
+  created_at: Timestamp;
+}
+
+export type PlacedCallStatus = 'queued' | 'ringing' | 'answered' | 'failed' | 'ended';
+
+/** A call placed through `POST /calls/new`, correlated with the engine's events. */
+export interface PlacedCallTable {
+  id: string;
+  pbx_id: string;
+  user_id: string;
+  engine: 'simulated' | 'asterisk';
+  destination: string;
+  caller_identity_id: string | null;
+  /** AMI ActionID of the Originate; events are matched on it, then on the Uniqueid. */
+  action_id: string;
+  uniqueid: string | null;
+  status: PlacedCallStatus;
+  /** JSON: the endpoints rung and the targets skipped. */
+  endpoints: string;
+  reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** First answer of a request carrying an Idempotency-Key, replayed for 24 hours. */
+export interface IdempotencyKeyTable {
+  pbx_id: string;
+  user_id: string;
+  scope: string;
+  key: string;
+  request_hash: string;
+  /** null while the first request is still in progress. */
+  response_status: number | null;
+  response_body: string | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface AmiSettingsTable {
+  pbx_id: string;
+  host: string;
+  port: number;
+  username: string;
+  /** Sealed with the server key (SecretBox); never returned. */
+  secret_sealed: string;
+  enabled: Flag;
+  /** Dialplan context the destination is dialled in. */
+  context: Generated<string>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface CallTables {
+  cdrs: CdrTable;
+  cdr_participants: CdrParticipantTable;
+  cdr_recordings: CdrRecordingTable;
+  placed_calls: PlacedCallTable;
+  idempotency_keys: IdempotencyKeyTable;
+  ami_settings: AmiSettingsTable;
+}

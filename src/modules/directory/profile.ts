@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../db/schema.js';
+import type { Tenant } from '../../platform/tenancy.js';
+import type { UserRow } from './access.js';
+import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
+import { extensionsOfUsers } from '../extensions/extensions.queries.js';
+import { presentExtension } from '../extensions/extensions.service.js';
+import { sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
+import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
+import { twinningsOfUsers } from '../twinnings/twinnings.queries.js';
+import { presentTwinning } from '../twinnings/twinnings.service.js';
+import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
+import { webrtcSummary } from '../webrtc/webrtc.service.js';
+
+/** The directory arrays of the `/me` profile, each in its module's presentation. */
+export async function profileDirectory(db: Kysely<DB>, tenant: Tenant, user: UserRow) {
+  const [extensions, devices, twinnings, groups, identities, webrtc] = await Promise.all([
+    extensionsOfUsers(db, tenant, [user.id]),
+    sipDevicesOfUsers(db, tenant, [user.id]),
+    twinningsOfUsers(db, tenant, [user.id]),
+    groupsOfUsers(db, tenant, [user.id]),
+    callerIdentitiesOfUsers(db, tenant, [user.id]),
+    webrtcSummary(db, tenant, user),
+  ]);
+  return {
+    extensions: extensions.map(presentExtension),
+    sipDevices: devices.map(presentSipDevice),
+    twinnings: twinnings.map(presentTwinning),
+    groups: (groups.get(user.id) ?? []).map((group) => presentUserGroup(group, group.members)),
+    caller_identities: (identities.get(user.id) ?? []).map(presentCallerIdentity),
+    webrtc_configuration: webrtc,
+  };
+}

@@ -1,0 +1,28 @@
+import type { Timestamp } from '../../db/schema.js';
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+/** One webhook message and the log of its delivery attempts' outcome. */
+export interface WebhookDeliveryTable {
+  id: string;
+  pbx_id: string;
+  /** The user the event concerns (who may read its log); null for PBX-wide events. */
+  user_id: string | null;
+  event: string;
+  subject_type: string;
+  subject_id: string;
+  url: string;
+  /** The exact JSON body that is signed and sent. */
+  payload: string;
+  status: DeliveryStatus;
+  attempts: number;
+  response_status: number | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  delivered_at: Timestamp | null;
+}
+
+export interface WebhookTables {
+  webhook_deliveries: WebhookDeliveryTable;
+}
