@@ -3,7 +3,7 @@ import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
 import { claimJob, type RunningJob } from '../../platform/jobs/jobs.js';
 import { ImportProcessor } from './contact-imports.processor.js';
-import { STANDARD_MAPPING, upload } from './import-test-helpers.js';
+import { STANDARD_MAPPING, upload } from '../../../test/imports.js';
 
 describe('contact import restart safety', () => {
   let t: TestApp;

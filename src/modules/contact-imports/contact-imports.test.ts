@@ -3,7 +3,7 @@ import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createKey, createTenant, createUser } from '../../../test/factories.js';
-import { runImport, STANDARD_MAPPING, upload, workbook } from './import-test-helpers.js';
+import { runImport, STANDARD_MAPPING, upload, workbook } from '../../../test/imports.js';
 
 describe('contact imports', () => {
   let t: TestApp;

@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
-import { runImport, upload } from '../../modules/contact-imports/import-test-helpers.js';
+import { runImport, upload } from '../../../test/imports.js';
 import { isPrivateAddress, postGuarded, UnsafeUrl } from './url-guard.js';
 
 interface Received {

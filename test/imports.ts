@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as XLSX from '@e965/xlsx';
-import { bearer, type TestApp } from '../../../test/helpers.js';
+import { bearer, type TestApp } from './helpers.js';
 
 /** A multipart/form-data body with one file part and text fields, as a browser would send it. */
 export function multipart(file: { name: string; content: Buffer | string; type?: string } | null, fields: Record<string, string> = {}) {
