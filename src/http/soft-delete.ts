@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Clock } from '../platform/clock.js';
 import type { Tenant } from '../platform/tenancy.js';
@@ -27,3 +27,10 @@ export async function restore(db: Kysely<DB>, clock: Clock, table: SoftDeletable
 
 /** `filter[trashed]`: without (default), with, or only soft-deleted rows, as Laravel names it. */
 export type TrashedFilter = 'without' | 'with' | 'only';
+
+/** Narrows a query to live rows (default), every row, or only the trashed ones. */
+export function trashedScope<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, trashed: TrashedFilter = 'without', column = 'deleted_at'): SelectQueryBuilder<DB, TB, O> {
+  if (trashed === 'without') return query.where(sql.ref(column), 'is', null);
+  if (trashed === 'only') return query.where(sql.ref(column), 'is not', null);
+  return query;
+}

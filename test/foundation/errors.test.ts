@@ -111,3 +111,16 @@ describe('5XX bodies', () => {
     expect(response.json()).toEqual({ message: 'Server Error' });
   });
 });
+
+describe('accept negotiation', async () => {
+  const { acceptsAny } = await import('../../src/http/content.js');
+  it('admits JSON, wildcards and +json; a download also admits its own media type', () => {
+    expect(acceptsAny('application/json', ['application/json'])).toBe(true);
+    expect(acceptsAny('text/html,application/xhtml+xml,*/*;q=0.8', ['application/json'])).toBe(true);
+    expect(acceptsAny('application/problem+json', ['application/json'])).toBe(true);
+    expect(acceptsAny('application/xml', ['application/json'])).toBe(false);
+    expect(acceptsAny('application/json;q=0', ['application/json'])).toBe(false);
+    expect(acceptsAny('audio/wav', ['application/json', 'audio/*'])).toBe(true);
+    expect(acceptsAny('audio/wav', ['application/json'])).toBe(false);
+  });
+});

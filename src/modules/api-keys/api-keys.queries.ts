@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.js';
 import { matchesSearch } from '../../db/search.js';
 import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
+import { fetchPage } from '../../db/paging.js';
 
 export interface ApiKeyFilters {
   search?: string;
@@ -17,13 +18,7 @@ function integrationKeys(db: Kysely<DB>, tenant: Tenant, filters: ApiKeyFilters)
 }
 
 export async function listIntegrationKeys(db: Kysely<DB>, tenant: Tenant, filters: ApiKeyFilters, sort: SortTerm[], page: PageRequest) {
-  let query = integrationKeys(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as 'name' | 'created_at', term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    integrationKeys(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => integrationKeys(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findIntegrationKey(db: Kysely<DB>, tenant: Tenant, id: string) {

@@ -6,6 +6,8 @@ import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { CallerIdentityTable } from '../directory.tables.js';
 import type { CALLER_IDENTITY_SORTS } from './caller-identities.schemas.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 export interface CallerIdentityFilters {
   search?: string;
@@ -17,9 +19,7 @@ export interface CallerIdentityFilters {
 
 function identitiesOf(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters) {
   let query = db.selectFrom('caller_identities').where('pbx_id', '=', tenant.pbxId);
-  const trashed = filters.trashed ?? 'without';
-  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  query = trashedScope(query, filters.trashed);
   if (filters.search) query = query.where(matchesSearch(['name', 'external_caller_number'], filters.search));
   if (filters.userId) query = query.where('user_id', '=', filters.userId);
   if (filters.availableTo) {
@@ -30,13 +30,7 @@ function identitiesOf(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFil
 }
 
 export async function listCallerIdentities(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters, sort: SortTerm[], page: PageRequest) {
-  let query = identitiesOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof CALLER_IDENTITY_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    identitiesOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => identitiesOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findCallerIdentity(db: Kysely<DB>, tenant: Tenant, id: string) {

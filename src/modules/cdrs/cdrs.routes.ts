@@ -120,7 +120,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       summary: 'Download a call recording',
       description:
         'Streams the file named by `path` (from a recording_file object) with its audio content type. Supports a single HTTP `Range: bytes=` range (206, or 416 when unsatisfiable). ' +
-        "Only recordings of the caller's PBX, on calls it may see and whose recordings its `call_recordings_visibility` lets it hear (403 otherwise). Send `Accept: */*` or an accept header that includes JSON.",
+        "Only recordings of the caller's PBX, on calls it may see and whose recordings its `call_recordings_visibility` lets it hear (403 otherwise).",
       querystring: RecordingQuery,
       response: {
         200: { description: 'The whole recording.', content: { 'audio/*': { schema: { type: 'string', format: 'binary' } } } },

@@ -3,6 +3,7 @@ import type { DB } from '../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { ContactImportTable, ImportStatus } from './contact-imports.tables.js';
+import { fetchPage } from '../../db/paging.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -17,13 +18,7 @@ export function findOwnImport(db: Db, tenant: Tenant, userId: string, id: string
 
 export async function listOwnImports(db: Db, tenant: Tenant, userId: string, status: ImportStatus | undefined, sort: SortTerm[], page: PageRequest) {
   const base = () => (status ? owned(db, tenant, userId).where('status', '=', status) : owned(db, tenant, userId));
-  let query = base().selectAll();
-  for (const term of sort) query = query.orderBy('created_at', term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    base().select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => base(), (query) => query.selectAll(), sort, page);
 }
 
 export function insertImport(db: Db, row: Insertable<ContactImportTable>) {

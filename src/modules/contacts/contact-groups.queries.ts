@@ -4,6 +4,7 @@ import { matchesSearch } from '../../db/search.js';
 import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { ContactGroupTable } from './contacts.tables.js';
+import { fetchPage } from '../../db/paging.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -14,13 +15,7 @@ function groups(db: Db, tenant: Tenant, search?: string) {
 }
 
 export async function listGroups(db: Db, tenant: Tenant, search: string | undefined, sort: SortTerm[], page: PageRequest) {
-  let query = groups(db, tenant, search).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as 'name', term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    groups(db, tenant, search).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => groups(db, tenant, search), (query) => query.selectAll(), sort, page);
 }
 
 export function findGroup(db: Db, tenant: Tenant, id: string) {

@@ -5,6 +5,8 @@ import { likePattern, type PageRequest, type SortTerm } from '../../http/list-qu
 import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { ContactGroupTable, ContactNumberTable, ContactTable } from './contacts.tables.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 export type ContactRow = Selectable<ContactTable>;
@@ -42,9 +44,7 @@ function visible(db: Db, viewer: Viewer, trashed: TrashedFilter = 'without') {
   query = userId
     ? query.where((eb) => eb.or([eb('contacts.private_owner_id', 'is', null), eb('contacts.private_owner_id', '=', userId)]))
     : query.where('contacts.private_owner_id', 'is', null);
-  if (trashed === 'without') query = query.where('contacts.deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('contacts.deleted_at', 'is not', null);
-  return query;
+  return trashedScope(query, trashed, 'contacts.deleted_at');
 }
 
 function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
@@ -97,13 +97,7 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
 }
 
 export async function listContacts(db: Db, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
-  let query = filtered(db, viewer, filters).selectAll('contacts');
-  for (const term of sort) query = query.orderBy(`contacts.${term.field}` as 'contacts.name1', term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('contacts.id').limit(page.perPage).offset(page.offset).execute(),
-    filtered(db, viewer, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => filtered(db, viewer, filters), (query) => query.selectAll('contacts'), sort, page, { qualify: 'contacts' });
 }
 
 export function findVisibleContact(db: Db, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {

@@ -6,6 +6,8 @@ import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { ExtensionTable } from '../directory.tables.js';
 import type { EXTENSION_SORTS } from './extensions.schemas.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 export interface ExtensionFilters {
   search?: string;
@@ -15,22 +17,14 @@ export interface ExtensionFilters {
 
 function extensionsOf(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters) {
   let query = db.selectFrom('extensions').where('pbx_id', '=', tenant.pbxId);
-  const trashed = filters.trashed ?? 'without';
-  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  query = trashedScope(query, filters.trashed);
   if (filters.search) query = query.where(matchesSearch(['number', 'name'], filters.search));
   if (filters.userId) query = query.where('user_id', '=', filters.userId);
   return query;
 }
 
 export async function listExtensions(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {
-  let query = extensionsOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof EXTENSION_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    extensionsOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => extensionsOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findExtension(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {

@@ -6,6 +6,8 @@ import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
 import type { PHONE_NUMBER_SORTS } from './phone-numbers.schemas.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 export interface PhoneNumberFilters {
   search?: string;
@@ -15,22 +17,14 @@ export interface PhoneNumberFilters {
 
 function numbersOf(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters) {
   let query = db.selectFrom('phone_numbers').where('pbx_id', '=', tenant.pbxId);
-  const trashed = filters.trashed ?? 'without';
-  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  query = trashedScope(query, filters.trashed);
   if (filters.search) query = query.where(matchesSearch(['number', 'label'], filters.search));
   if (filters.destinationType) query = query.where('destination_type', '=', filters.destinationType);
   return query;
 }
 
 export async function listPhoneNumbers(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters, sort: SortTerm[], page: PageRequest) {
-  let query = numbersOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof PHONE_NUMBER_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    numbersOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => numbersOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findPhoneNumber(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {

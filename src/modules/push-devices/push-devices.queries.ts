@@ -4,6 +4,7 @@ import { matchesSearch } from '../../db/search.js';
 import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { PushDeviceTable } from '../directory.tables.js';
+import { fetchPage } from '../../db/paging.js';
 
 export interface DeviceFilters {
   type?: string;
@@ -20,13 +21,7 @@ function devicesOf(db: Kysely<DB>, tenant: Tenant, userId: string, filters: Devi
 }
 
 export async function listDevices(db: Kysely<DB>, tenant: Tenant, userId: string, filters: DeviceFilters, sort: SortTerm[], page: PageRequest) {
-  let query = devicesOf(db, tenant, userId, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as 'created_at' | 'last_used_at' | 'name', term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    devicesOf(db, tenant, userId, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => devicesOf(db, tenant, userId, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findDevice(db: Kysely<DB>, tenant: Tenant, userId: string, id: string) {

@@ -6,6 +6,8 @@ import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { SipDeviceTable } from '../directory.tables.js';
 import type { SIP_DEVICE_SORTS } from './sip-devices.schemas.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 export interface SipDeviceFilters {
   search?: string;
@@ -16,9 +18,7 @@ export interface SipDeviceFilters {
 
 function devicesOf(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters) {
   let query = db.selectFrom('sip_devices').where('pbx_id', '=', tenant.pbxId);
-  const trashed = filters.trashed ?? 'without';
-  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  query = trashedScope(query, filters.trashed);
   if (filters.search) query = query.where(matchesSearch(['name', 'username', 'mac_address'], filters.search));
   if (filters.userId) query = query.where('user_id', '=', filters.userId);
   if (filters.model) query = query.where('model', '=', filters.model);
@@ -26,13 +26,7 @@ function devicesOf(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters) {
 }
 
 export async function listSipDevices(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters, sort: SortTerm[], page: PageRequest) {
-  let query = devicesOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof SIP_DEVICE_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    devicesOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => devicesOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findSipDevice(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {

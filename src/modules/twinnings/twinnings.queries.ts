@@ -5,6 +5,7 @@ import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { TwinningTable } from '../directory.tables.js';
 import type { TWINNING_SORTS } from './twinnings.schemas.js';
+import { fetchPage } from '../../db/paging.js';
 
 /** Twinnings have no tenant column: the tenant is reached through the owning user. */
 function tenantUsers(db: Kysely<DB>, tenant: Tenant) {
@@ -29,13 +30,7 @@ function twinningsOf(db: Kysely<DB>, tenant: Tenant, userIds: string[], filters:
 }
 
 export async function listTwinnings(db: Kysely<DB>, tenant: Tenant, userId: string, filters: TwinningFilters, sort: SortTerm[], page: PageRequest) {
-  let query = twinningsOf(db, tenant, [userId], filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof TWINNING_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    twinningsOf(db, tenant, [userId], filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => twinningsOf(db, tenant, [userId], filters), (query) => query.selectAll(), sort, page);
 }
 
 export function twinningsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]) {

@@ -5,6 +5,7 @@ import type { PageRequest, SortTerm } from '../../http/list-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { UserGroupTable } from '../directory.tables.js';
 import type { USER_GROUP_SORTS } from './user-groups.schemas.js';
+import { fetchPage } from '../../db/paging.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -21,13 +22,7 @@ function groupsOf(db: Executor, tenant: Tenant, filters: UserGroupFilters) {
 }
 
 export async function listUserGroups(db: Kysely<DB>, tenant: Tenant, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
-  let query = groupsOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof USER_GROUP_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    groupsOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => groupsOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export function findUserGroup(db: Executor, tenant: Tenant, userId: string, id: string) {

@@ -7,6 +7,8 @@ import type { TrashedFilter } from '../../http/soft-delete.js';
 import type { Clock } from '../../platform/clock.js';
 import { hashPassword } from '../../platform/crypto.js';
 import type { Tenant } from '../../platform/tenancy.js';
+import { fetchPage } from '../../db/paging.js';
+import { trashedScope } from '../../http/soft-delete.js';
 
 export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at' | 'password_hash' | 'first_name' | 'last_name'> & {
   password?: string | null;
@@ -60,9 +62,7 @@ export const USER_SORTS = ['first_name', 'last_name', 'email', 'created_at'] as 
 
 function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
   let query = db.selectFrom('users').where('pbx_id', '=', tenant.pbxId);
-  const trashed = filters.trashed ?? 'without';
-  if (trashed === 'without') query = query.where('deleted_at', 'is', null);
-  if (trashed === 'only') query = query.where('deleted_at', 'is not', null);
+  query = trashedScope(query, filters.trashed);
   if (filters.search) query = query.where(matchesSearch(['first_name', 'last_name', 'email'], filters.search));
   if (filters.status) query = query.where('status', '=', filters.status);
   if (filters.role) query = query.where('role', '=', filters.role);
@@ -70,13 +70,7 @@ function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
 }
 
 export async function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
-  let query = usersOf(db, tenant, filters).selectAll();
-  for (const term of sort) query = query.orderBy(term.field as (typeof USER_SORTS)[number], term.direction);
-  const [rows, count] = await Promise.all([
-    query.orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-    usersOf(db, tenant, filters).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(count.total) };
+  return fetchPage(() => usersOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
 }
 
 export async function updateUser(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<UserTable>): Promise<void> {

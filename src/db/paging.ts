@@ -1,0 +1,24 @@
+import { sql, type SelectQueryBuilder } from 'kysely';
+import type { PageRequest, SortTerm } from '../http/list-query.js';
+
+/**
+ * One page of a filtered query and the total over the same filters: rows sorted by the
+ * allow-listed terms (validated by the list schema), then by `tieBreaker` so pages are stable.
+ * `scoped` builds the filtered query anew for the rows and for the count.
+ */
+export async function fetchPage<DB, TB extends keyof DB, O>(
+  scoped: () => SelectQueryBuilder<DB, TB, object>,
+  columns: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
+  sort: SortTerm[],
+  page: PageRequest,
+  options: { qualify?: string; tieBreaker?: string } = {},
+): Promise<{ rows: O[]; total: number }> {
+  const column = (field: string) => sql.ref(options.qualify ? `${options.qualify}.${field}` : field);
+  let query = columns(scoped());
+  for (const term of sort) query = query.orderBy(column(term.field), term.direction);
+  const [rows, count] = await Promise.all([
+    query.orderBy(column(options.tieBreaker ?? 'id')).limit(page.perPage).offset(page.offset).execute(),
+    scoped().select(sql<string | number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows: rows as O[], total: Number((count as { total: string | number }).total) };
+}
