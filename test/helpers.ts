@@ -48,3 +48,11 @@ export async function buildTestApp(options: { config?: Partial<Config>; mailer?:
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** `call('POST', '/contacts', token, body)`: the API under /api/v1 as a token holder. */
+export function apiCaller(app: () => TestApp) {
+  return (method: HttpMethod, url: string, token: string, payload?: object) =>
+    app().app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+}

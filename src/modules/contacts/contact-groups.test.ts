@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createKey, createUser } from '../../../test/factories.js';
 
 describe('contact groups', () => {
@@ -10,8 +10,7 @@ describe('contact groups', () => {
   afterAll(() => t.close());
 
   const manager = (tenant?: { pbxId: string }) => createUser(t.ctx, { tenant, fields: { allow_manage_global_contacts: 1 } });
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('creates, reads, lists, replaces and deletes a group; contacts show it with its users', async () => {
     const boss = await manager();

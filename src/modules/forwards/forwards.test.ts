@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createExtension, createTenant, createUser } from '../../../test/factories.js';
 
 describe('call forwards and user settings', () => {
@@ -9,8 +9,7 @@ describe('call forwards and user settings', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('creates forwards to a number (E.164), an extension or voicemail; one per type', async () => {
     const user = await createUser(t.ctx);

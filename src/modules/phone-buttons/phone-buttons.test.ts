@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createExtension, createSipDevice, createTenant, createUser } from '../../../test/factories.js';
 
 describe('phone buttons', () => {
@@ -9,8 +9,7 @@ describe('phone buttons', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('programs keys within the model and previews every key by position', async () => {
     const user = await createUser(t.ctx);

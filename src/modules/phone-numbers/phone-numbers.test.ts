@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../test/factories.js';
 
 describe('phone numbers and caller identities', () => {
@@ -9,8 +9,7 @@ describe('phone numbers and caller identities', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('stores numbers in E.164 with the PBX country, unique on the platform; the phone-numbers scope may manage them', async () => {
     const tenant = await createTenant(t.ctx, { countryCode: 'DE' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createKey, createUser } from '../../../test/factories.js';
 
 describe('push devices', () => {
@@ -9,8 +9,7 @@ describe('push devices', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('registers, lists with type/active filters as {message, devices, total}, deactivates and deletes', async () => {
     const user = await createUser(t.ctx);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../test/factories.js';
 
 describe('SIP devices and roaming', () => {
@@ -9,8 +9,7 @@ describe('SIP devices and roaming', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('creates a device with a sealed secret shown once; username and MAC are unique platform-wide', async () => {
     const admin = await createAdmin(t.ctx);

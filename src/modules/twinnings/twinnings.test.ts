@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../test/factories.js';
 
 describe('twinnings', () => {
@@ -9,8 +9,7 @@ describe('twinnings', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('creates a manual twinning with the number normalised to E.164 using the PBX country', async () => {
     const user = await createUser(t.ctx);

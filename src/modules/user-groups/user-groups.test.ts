@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createTenant, createUser } from '../../../test/factories.js';
 
 describe('user groups', () => {
@@ -9,8 +9,7 @@ describe('user groups', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
   const names = async (token: string) => (await call('GET', '/user-groups?sort=position', token)).json().data.map((g: { name: string; position: number }) => `${g.position}:${g.name}`);
 
   it('creates, reorders by position, sets members and deletes, keeping positions 1..n', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp, apiCaller } from '../../../test/helpers.js';
 import { createAdmin, createCallerIdentity, createKey, createTenant, createUser } from '../../../test/factories.js';
 
 describe('WebRTC configuration', () => {
@@ -9,8 +9,7 @@ describe('WebRTC configuration', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'PUT' | 'DELETE', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const call = apiCaller(() => t);
 
   it('stores the secrets encrypted and serves them by e-mail to the internal key only', async () => {
     const admin = await createAdmin(t.ctx);
