@@ -22,7 +22,6 @@ export const Uuid = (options: SchemaOptions = {}) => Type.String({ format: 'uuid
 export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });
 export const DateOnly = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });
 
-export const UuidParam = (name: string) => Type.Object({ [name]: Uuid({ description: `${name} id (UUID)` }) });
 
 // Error bodies of the contract's Errors table.
 export const UnauthorizedBody = Type.Object({ error: Type.String() }, { $id: 'UnauthorizedError', description: 'Missing or invalid token' });

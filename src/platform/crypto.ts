@@ -58,12 +58,6 @@ export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
-export function safeEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
-
 /** Shown in lists so a key can be recognised without being revealed. */
 export function tokenHint(token: string): string {
   return `${token.slice(0, 9)}…${token.slice(-4)}`;

@@ -10,10 +10,3 @@ export function tenantOf(principal: Principal): Tenant {
   if (!principal.pbxId) throw new Forbidden('This principal is not bound to a PBX.');
   return { pbxId: principal.pbxId };
 }
-
-/** For `/{pbx_id}/...` paths: a PBX other than the principal's is refused with 403. */
-export function tenantFromPath(principal: Principal, pbxId: string): Tenant {
-  const tenant = tenantOf(principal);
-  if (tenant.pbxId !== pbxId) throw new Forbidden('You do not have access to this PBX.');
-  return tenant;
-}

@@ -16,6 +16,7 @@ export function tokenFromHeader(header: string | undefined): string | null {
 export async function authenticate(db: Kysely<DB>, clock: Clock, token: string): Promise<Principal | null> {
   const kind = tokenKind(token);
   if (!kind) return null; // the checksum rejects typos and guesses without touching the database
+  // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
   const hash = sha256(token);
   const now = clock.now().toISOString();
   if (kind === 'user') {

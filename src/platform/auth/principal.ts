@@ -30,10 +30,6 @@ export interface RouteAuth {
   internal?: boolean;
 }
 
-export function isUser(principal: Principal): principal is UserPrincipal {
-  return principal.kind === 'user';
-}
-
 export function isAdmin(principal: Principal): boolean {
   return principal.kind === 'user' && principal.role === 'admin';
 }
