@@ -18,7 +18,7 @@ export const NewCallHeaders = Type.Object({
 
 export const NewCallBody = Type.Object(
   {
-    destination: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\+?[0-9*#]+$', description: 'Number or extension to call.', examples: ['+352621123456', '102'] }),
+    destination: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\+?[0-9*#][0-9*# ().\\/-]*$', description: 'Number or extension to call; spaces, dashes, dots, slashes and parentheses are ignored.', examples: ['+352621123456', '102'] }),
     caller_identity: Type.Optional(Uuid({ description: 'A caller identity the user may present; the default identity when omitted.' })),
     targets: Type.Optional(
       Type.Object(

@@ -63,6 +63,8 @@ export class CallsService {
     const anonymous = query.anonymous === true;
     if (anonymous && user.allow_anonymous_calls !== 1) throw new Forbidden('Anonymous calls are not allowed for this user.');
 
+    // People paste numbers as they read them ("+352 691 12-34 56"); the PBX dials digits.
+    const destination = body.destination.replace(/[\s\-().\/]/g, '');
     const identity = await this.callerIdentity(tenant, user.id, body.caller_identity);
     const { endpoints, skipped } = await this.endpoints(tenant, user.id, body.targets);
 
@@ -77,7 +79,7 @@ export class CallsService {
       pbx_id: tenant.pbxId,
       user_id: user.id,
       engine: engine.name,
-      destination: body.destination,
+      destination,
       caller_identity_id: identity?.id ?? null,
       action_id: actionId,
       uniqueid: actionId,
@@ -94,7 +96,7 @@ export class CallsService {
         actionId,
         pbxId: tenant.pbxId,
         user: { id: user.id, name },
-        destination: body.destination,
+        destination,
         callerId: identity ? { name: identity.name, number: identity.number } : null,
         anonymous,
         autoAnswer: query.autoAnswer === true,
@@ -114,7 +116,7 @@ export class CallsService {
       data: {
         call_id: callId,
         engine: result.engine,
-        destination: body.destination,
+        destination,
         caller_identity: anonymous ? null : identity,
         anonymous,
         auto_answer: query.autoAnswer === true,

@@ -34,6 +34,21 @@ describe('POST /calls/new on the simulated engine', () => {
     await insertTwinning(t.ctx.db, { id: randomUUID(), user_id: userId, status: fields.status ?? 'enabled', phone_number: fields.phone_number === undefined ? '+352691000001' : fields.phone_number, delay: 0, sync_source: 'manual', type: fields.type, dial_strategy: 'gsm_only', fmc_enabled: 0, backup_phone_number: null, created_at: now, updated_at: now });
   }
 
+  it('dials a number pasted with spaces, dashes and parentheses as digits, and refuses letters', async () => {
+    // A tenant of its own, so the call record it produces stays out of the other tests' history.
+    const user = await createUser(t.ctx);
+    await createSipDevice(t.ctx, user.tenant, { user_id: user.id });
+    const response = await call(user.token, { destination: '+352 (621) 12-34.56' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().data.destination).toBe('+352621123456');
+    const letters = await call(user.token, { destination: 'call mum' });
+    expect(letters.statusCode).toBe(422);
+    expect(letters.json().errors).toHaveProperty('destination');
+    // Let the simulated engine record this call now, so the next test's job count starts clean.
+    t.clock.advance(t.ctx.config.simulatedCdrDelaySeconds + 1);
+    expect(await t.app.jobs.drain()).toBe(1);
+  });
+
   it('places a call with only a destination: default identity, all own devices, and the record appears in the history', async () => {
     const { user, device } = await caller();
     const shared = await createCallerIdentity(t.ctx, tenant);
