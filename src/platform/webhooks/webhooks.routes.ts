@@ -5,6 +5,7 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../context.js';
 import { tenantOfRequest, userPrincipalOf } from '../auth/auth-plugin.js';
 import { NotFound } from '../../http/errors.js';
+import { fetchPage } from '../../db/paging.js';
 import { ListQuery, pageRequest } from '../../http/list-query.js';
 import { Paginated, paginate } from '../../http/pagination.js';
 import { DataEnvelope, DateTime, Nullable, StringEnum, Uuid } from '../../http/schema.js';
@@ -87,11 +88,8 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         if (query['filter[subject_id]']) q = q.where('subject_id', '=', query['filter[subject_id]']);
         return q;
       };
-      const [rows, count] = await Promise.all([
-        base().selectAll().orderBy('created_at', 'desc').orderBy('id').limit(page.perPage).offset(page.offset).execute(),
-        base().select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow(),
-      ]);
-      return paginate(rows.map(present), Number(count.total), page, `${ctx.config.baseUrl}/webhooks/deliveries`, query);
+      const { rows, total } = await fetchPage(base, (q) => q.selectAll(), [{ field: 'created_at', direction: 'desc' }], page);
+      return paginate(rows.map(present), total, page, `${ctx.config.baseUrl}/webhooks/deliveries`, query);
     },
   });
 
