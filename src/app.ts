@@ -16,7 +16,10 @@ import { authPlugin } from './platform/auth/auth-plugin.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { AppContext } from './platform/context.js';
 import { SecretBox } from './platform/crypto.js';
-import { loggerOptions } from './platform/logging.js';
+import { ChangeTracker } from './platform/cache/change-tracker.js';
+import { changeChannel, connectChangeBroadcast } from './platform/cache/change-broadcast.js';
+import { registerChangeTracking } from './platform/cache/track-changes.js';
+import { deferredChildLogger, loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { registerMetrics } from './platform/metrics.js';
 import { MemoryCounterStore, RedisCounterStore } from './platform/throttle.js';
@@ -50,6 +53,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     secrets: new SecretBox(config.secretKey),
     counters: redis ? new RedisCounterStore(redis, `${config.redisKeyPrefix}throttle:`) : new MemoryCounterStore(clock),
     redis,
+    changes: new ChangeTracker(),
   };
 
   const app = Fastify({
@@ -57,6 +61,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     requestIdHeader: false,
+    childLoggerFactory: deferredChildLogger,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
@@ -72,7 +77,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerContentRules(app, API_PREFIX);
   registerMetrics(app);
   await registerOpenApi(app, config, API_PREFIX);
-  await app.register(authPlugin, { db: ctx.db, clock });
+  await app.register(authPlugin, { db: ctx.db, clock, changes: ctx.changes, cacheTtlMs: config.cacheTtlMs });
+  registerChangeTracking(app, ctx.changes);
+  const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
   await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
   registerNotFoundHandler(app);
   await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
@@ -84,6 +91,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await stopBroadcast?.();
     ctx.mailer.close();
     if (redis) await redis.quit().catch(() => undefined);
   });

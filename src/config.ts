@@ -20,6 +20,12 @@ export interface Config {
   mailFrom: string;
   logLevel: string;
   rateLimitPerMinute: number;
+  /**
+   * Milliseconds an instance may reuse a resolved token or a `/me` profile. Writes through this
+   * instance (through any, with Redis) drop them at once; the TTL bounds changes made out of
+   * sight (the CLI, another instance without Redis). 0 turns the caches off.
+   */
+  cacheTtlMs: number;
   maxPageSize: number;
   bodyLimitBytes: number;
   passwordlessCodeTtlSeconds: number;
@@ -89,6 +95,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
+    cacheTtlMs: intFrom(env.CACHE_TTL_MS, 2000, 'CACHE_TTL_MS'),
     maxPageSize: intFrom(env.MAX_PAGE_SIZE, 100, 'MAX_PAGE_SIZE'),
     bodyLimitBytes: intFrom(env.BODY_LIMIT_BYTES, 1024 * 1024, 'BODY_LIMIT_BYTES'),
     passwordlessCodeTtlSeconds: intFrom(env.PASSWORDLESS_CODE_TTL_SECONDS, 600, 'PASSWORDLESS_CODE_TTL_SECONDS'),

@@ -5,6 +5,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { systemClock } from './platform/clock.js';
 import type { AppContext } from './platform/context.js';
 import { SecretBox } from './platform/crypto.js';
+import { ChangeTracker } from './platform/cache/change-tracker.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { MemoryCounterStore } from './platform/throttle.js';
 import { join } from 'node:path';
@@ -30,5 +31,6 @@ export function commandContext(config: Config, database: Database): AppContext {
     secrets: new SecretBox(config.secretKey),
     counters: new MemoryCounterStore(systemClock),
     redis: null as Redis | null,
+    changes: new ChangeTracker(),
   };
 }

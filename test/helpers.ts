@@ -3,6 +3,7 @@ import { loadConfig, type Config } from '../src/config.js';
 import { ManualClock } from '../src/platform/clock.js';
 import type { Mailer, MailMessage } from '../src/platform/mail/mailer.js';
 import type { AppContext } from '../src/platform/context.js';
+import type { Database } from '../src/db/database.js';
 import { openTestDatabase } from './database.js';
 
 /** A mailer that keeps what it was asked to send, for tests that read the code or link. */
@@ -27,9 +28,11 @@ export interface TestApp {
 
 export const TEST_BASE_URL = 'http://pbx.test/api/v1';
 
-/** The production app on its own migrated database, with a controllable clock. */
-export async function buildTestApp(options: { config?: Partial<Config>; mailer?: Mailer; clock?: ManualClock; env?: NodeJS.ProcessEnv } = {}): Promise<TestApp> {
-  const database = await openTestDatabase();
+/** The production app on its own migrated database (or a shared one, closed by its owner), with a controllable clock. */
+export async function buildTestApp(
+  options: { config?: Partial<Config>; mailer?: Mailer; clock?: ManualClock; env?: NodeJS.ProcessEnv; database?: Database } = {},
+): Promise<TestApp> {
+  const database = options.database ?? (await openTestDatabase());
   const clock = options.clock ?? new ManualClock(new Date());
   const mailer = new MemoryMailer();
   const config = loadConfig({ NODE_ENV: 'test', BASE_URL: TEST_BASE_URL, DATA_DIR: '/tmp/pbx-api-test', ...options.env }, options.config);
@@ -42,7 +45,7 @@ export async function buildTestApp(options: { config?: Partial<Config>; mailer?:
     mailer,
     async close() {
       await app.close();
-      await database.close();
+      if (!options.database) await database.close();
     },
   };
 }

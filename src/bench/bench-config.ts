@@ -23,6 +23,8 @@ export interface BenchConfig {
   serverNodeArgs: string[];
   /** Comma-separated scenario ids to run (BENCH_SCENARIOS); default all. */
   only: string[] | null;
+  /** Comma-separated step names to run (BENCH_STEPS, e.g. `import,cdrs`; `none` runs none); default all. */
+  steps: string[] | null;
 }
 
 function positive(value: string | undefined, fallback: number, name: string, allowZero = false): number {
@@ -30,6 +32,10 @@ function positive(value: string | undefined, fallback: number, name: string, all
   const parsed = Number(value);
   if (!Number.isFinite(parsed) || parsed < 0 || (!allowZero && parsed === 0)) throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${value}"`);
   return parsed;
+}
+
+function list(value: string | undefined): string[] | null {
+  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : null;
 }
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {
@@ -54,6 +60,7 @@ export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConf
     serverCpu: cpu(env.BENCH_SERVER_CPU, 0, 'BENCH_SERVER_CPU'),
     loadCpu: cpu(env.BENCH_LOAD_CPU, 1, 'BENCH_LOAD_CPU'),
     serverNodeArgs: (env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
-    only: env.BENCH_SCENARIOS ? env.BENCH_SCENARIOS.split(',').map((s) => s.trim()).filter(Boolean) : null,
+    only: list(env.BENCH_SCENARIOS),
+    steps: env.BENCH_STEPS === 'none' ? [] : list(env.BENCH_STEPS),
   };
 }

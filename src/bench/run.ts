@@ -113,7 +113,7 @@ async function main(): Promise<number> {
   const all = [...SCENARIOS, ...EXTRA_SCENARIOS];
   const scenarios = config.only ? all.filter((s) => config.only!.includes(s.id)) : all;
   if (scenarios.length === 0) throw new Error(`BENCH_SCENARIOS matched none of: ${all.map((s) => s.id).join(', ')}`);
-  const steps = await loadSteps();
+  const steps = (await loadSteps()).filter((step) => !config.steps || config.steps.includes(step.name));
   const databases: DatabaseKind[] = config.postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
   log(`load generator: ${tool}; databases: ${databases.join(', ')}; scenarios: ${scenarios.map((s) => s.id).join(', ')}${steps.length ? `; steps: ${steps.map((s) => s.name).join(', ')}` : ''}`);
 

@@ -30,10 +30,11 @@ export function acceptsAny(accept: string, produced: string[]): boolean {
  */
 export function registerContentRules(app: FastifyInstance, apiPrefix: string): void {
   app.removeContentTypeParser('text/plain');
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     const accept = request.headers.accept;
-    if (!accept || !request.url.startsWith(apiPrefix) || request.url.startsWith(`${apiPrefix}/docs`)) return;
-    if (!acceptsAny(accept, producedMediaTypes(request))) throw new ClientError(406, 'Not Acceptable: this endpoint answers with application/json.');
+    if (!accept || !request.url.startsWith(apiPrefix) || request.url.startsWith(`${apiPrefix}/docs`)) return done();
+    if (!acceptsAny(accept, producedMediaTypes(request))) return done(new ClientError(406, 'Not Acceptable: this endpoint answers with application/json.'));
+    done();
   });
 }

@@ -28,12 +28,14 @@ export async function registerRateLimits(app: FastifyInstance, options: { perMin
     errorResponseBuilder: (_request, context) => new TooManyRequests(Math.ceil(context.ttl / 1000)),
   });
 
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     const limit = reply.getHeader('x-ratelimit-limit');
-    if (limit === undefined) return;
-    const remaining = reply.getHeader('x-ratelimit-remaining') ?? 0;
-    const reset = reply.getHeader('x-ratelimit-reset') ?? 60;
-    reply.header('ratelimit-policy', `"default";q=${String(limit)};w=60`);
-    reply.header('ratelimit', `"default";r=${String(remaining)};t=${String(reset)}`);
+    if (limit !== undefined) {
+      const remaining = reply.getHeader('x-ratelimit-remaining') ?? 0;
+      const reset = reply.getHeader('x-ratelimit-reset') ?? 60;
+      reply.header('ratelimit-policy', `"default";q=${String(limit)};w=60`);
+      reply.header('ratelimit', `"default";r=${String(remaining)};t=${String(reset)}`);
+    }
+    done(null, payload);
   });
 }

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import type { ChangeTracker } from './cache/change-tracker.js';
 import type { Clock } from './clock.js';
 import type { SecretBox } from './crypto.js';
 import type { Mailer } from './mail/mailer.js';
@@ -18,4 +19,6 @@ export interface AppContext {
   secrets: SecretBox;
   counters: CounterStore;
   redis: Redis | null;
+  /** When each tenant's data last changed: what in-process caches check before serving. */
+  changes: ChangeTracker;
 }

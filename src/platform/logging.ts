@@ -1,4 +1,5 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
+import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 import type { Config } from '../config.js';
 
 /** Secrets that must never reach a log line, wherever they appear in a logged object. */
@@ -27,4 +28,51 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
       req: (request: { method: string; url: string; id: string; ip?: string }) => ({ method: request.method, url: maskUrl(request.url), id: request.id, ip: request.ip }),
     },
   };
+}
+
+type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
+type LogFn = (...args: unknown[]) => void;
+
+/**
+ * A request's logger that makes its pino child (with the request id bound, which runs redaction)
+ * only when a line is written at an enabled level: most requests log nothing below `info`, and
+ * then cost nothing here.
+ */
+class DeferredChildLogger {
+  private child_: FastifyBaseLogger | null = null;
+
+  constructor(
+    private readonly parent: FastifyBaseLogger,
+    private readonly bindings: Bindings,
+    private readonly options: ChildLoggerOptions,
+  ) {}
+
+  private target(): FastifyBaseLogger {
+    return (this.child_ ??= this.parent.child(this.bindings, this.options));
+  }
+
+  private write(level: Level, args: unknown[]): void {
+    if ((this.parent as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled(level)) (this.target()[level] as LogFn)(...args);
+  }
+
+  get level(): string {
+    return this.child_?.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.target().level = level;
+  }
+  fatal(...args: unknown[]) { this.write('fatal', args); }
+  error(...args: unknown[]) { this.write('error', args); }
+  warn(...args: unknown[]) { this.write('warn', args); }
+  info(...args: unknown[]) { this.write('info', args); }
+  debug(...args: unknown[]) { this.write('debug', args); }
+  trace(...args: unknown[]) { this.write('trace', args); }
+  silent() {}
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.target().child(bindings, options);
+  }
+}
+
+export function deferredChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
+  return new DeferredChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
 }

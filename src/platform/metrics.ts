@@ -13,9 +13,18 @@ export function registerMetrics(app: FastifyInstance): void {
     registers: [registry],
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  // One labelled child per method/route/status, looked up by a plain string key on each request.
+  const series = new Map<string, { observe(value: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let child = series.get(key);
+    if (child === undefined) {
+      child = duration.labels({ method: request.method, route, status_code: String(reply.statusCode) });
+      series.set(key, child);
+    }
+    child.observe(reply.elapsedTime / 1000);
+    done();
   });
 
   app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {

@@ -5,6 +5,7 @@ import type { AppContext } from '../../platform/context.js';
 import { userPrincipalOf } from '../../platform/auth/auth-plugin.js';
 import { tenantOf } from '../../platform/tenancy.js';
 import { Unauthorized } from '../../http/errors.js';
+import { ResponseCache } from '../../platform/cache/response-cache.js';
 import { findProfileRow, findUserWithPbx } from './me.queries.js';
 import { presentProfile, presentUserRecord } from './me.presenter.js';
 import { Profile, ProfileResponse, UserRecord } from './me.schemas.js';
@@ -22,13 +23,17 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     return row;
   };
 
+  // Apps call /me on every start and resume; the profile changes only with its tenant's data.
+  const profiles = new ResponseCache(ctx, 10_000);
   r.get('/me', {
     config: { auth: { user: true } },
     schema: { tags, operationId: 'getProfile', summary: 'The authenticated user profile (user tokens only)', response: { 200: ProfileResponse } },
-    handler: async (request) => {
+    handler: (request, reply) => {
       const principal = userPrincipalOf(request);
-      const row = found(await findProfileRow(ctx.db, tenantOf(principal), principal.userId));
-      return { message: 'Authenticated user profile.', data: presentProfile(row) };
+      return profiles.serve(reply, principal.userId, principal.pbxId, async () => {
+        const row = found(await findProfileRow(ctx.db, tenantOf(principal), principal.userId));
+        return { message: 'Authenticated user profile.', data: presentProfile(row) };
+      });
     },
   });
 

@@ -3,9 +3,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { Unauthorized } from '../../http/errors.js';
+import type { ChangeTracker } from '../cache/change-tracker.js';
 import type { Clock } from '../clock.js';
 import { tenantOf, type Tenant } from '../tenancy.js';
-import { authenticate, tokenFromHeader } from './authenticate.js';
+import { Authenticator, tokenFromHeader } from './authenticate.js';
 import { refusal, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
 
 declare module 'fastify' {
@@ -20,24 +21,33 @@ declare module 'fastify' {
 /**
  * Resolves the principal once per request (onRequest, so rate limits can key on it), then
  * enforces the route's `config.auth` before validation: 401 without a valid token, 403 when the
- * principal kind or scope is not accepted.
+ * principal kind or scope is not accepted. Callback-style hooks: a cached token costs no promise.
  */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<DB>; clock: Clock }) => {
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<DB>; clock: Clock; changes: ChangeTracker; cacheTtlMs: number }) => {
+  const authenticator = new Authenticator(opts.db, opts.clock, opts.changes, opts.cacheTtlMs);
   app.decorateRequest('principal', null);
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const token = tokenFromHeader(request.headers.authorization);
-    if (token) request.principal = await authenticate(opts.db, opts.clock, token);
+    if (!token) return done();
+    const resolved = authenticator.resolve(token);
+    if (!(resolved instanceof Promise)) {
+      request.principal = resolved;
+      return done();
+    }
+    resolved.then((principal) => {
+      request.principal = principal;
+      done();
+    }, done);
   });
 
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     const auth = request.routeOptions.config.auth;
-    if (!auth || auth.public) return;
+    if (!auth || auth.public) return done();
     if (!request.principal) {
-      throw new Unauthorized(request.headers.authorization ? 'Invalid or expired token.' : 'Unauthenticated.');
+      return done(new Unauthorized(request.headers.authorization ? 'Invalid or expired token.' : 'Unauthenticated.'));
     }
-    const denied = refusal(request.principal, auth);
-    if (denied) throw denied;
+    done(refusal(request.principal, auth) ?? undefined);
   });
 });
 

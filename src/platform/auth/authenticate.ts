@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
+import { StampedCache } from '../cache/stamped-cache.js';
+import type { ChangeTracker } from '../cache/change-tracker.js';
 import type { Clock } from '../clock.js';
-import { sha256, tokenKind } from '../crypto.js';
+import { sha256, tokenKind, type TokenKind } from '../crypto.js';
 import type { Principal } from './principal.js';
 import { findActiveApiKey, findActiveUserToken } from './auth.queries.js';
 
@@ -12,29 +14,77 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-/** The principal a token stands for, or null when it is malformed, unknown, expired or revoked. */
-export async function authenticate(db: Kysely<DB>, clock: Clock, token: string): Promise<Principal | null> {
-  const kind = tokenKind(token);
-  if (!kind) return null; // the checksum rejects typos and guesses without touching the database
-  // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
-  const hash = sha256(token);
-  const now = clock.now().toISOString();
-  if (kind === 'user') {
-    const row = await findActiveUserToken(db, hash);
-    if (!row || row.status !== 'active' || (row.expires_at && row.expires_at <= now)) return null;
-    return { kind: 'user', id: row.token_id, userId: row.user_id, pbxId: row.pbx_id, role: row.role, tokenId: row.token_id, rateLimit: row.rate_limit_per_minute };
+interface ResolvedToken {
+  principal: Principal;
+  /** Epoch milliseconds, or null for a token that does not expire. */
+  expiresAt: number | null;
+}
+
+/** Active tokens kept in memory, by digest; a generous bound for the tokens one instance serves at once. */
+const CACHED_TOKENS = 20_000;
+
+/**
+ * Turns a token into its principal. A token resolved once is kept in memory (by its digest, never
+ * in clear) until its tenant's data changes (a logout, a revoked key, a disabled user all do) or
+ * `ttlMs` passes, so the common request costs no database round trip; unknown tokens are never kept.
+ */
+export class Authenticator {
+  private readonly cache: StampedCache<ResolvedToken>;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly clock: Clock,
+    changes: ChangeTracker,
+    ttlMs: number,
+  ) {
+    this.cache = new StampedCache(changes, { ttlMs, maxEntries: CACHED_TOKENS, now: () => clock.now().getTime() });
   }
-  const key = await findActiveApiKey(db, hash);
-  if (!key || key.kind !== kind || (key.expires_at && key.expires_at <= now)) return null;
-  const rateLimit = key.rate_limit_per_minute ?? null;
-  switch (key.kind) {
-    case 'internal':
-      return { kind: 'internal', id: key.id, pbxId: null, rateLimit: null };
-    case 'integration':
-      return { kind: 'integration', id: key.id, pbxId: key.pbx_id!, scopes: JSON.parse(key.scopes) as string[], rateLimit };
-    case 'pbx':
-      return { kind: 'pbx', id: key.id, pbxId: key.pbx_id!, rateLimit };
-    case 'pbx_server':
-      return { kind: 'pbx_server', id: key.id, pbxId: key.pbx_id!, rateLimit };
+
+  /** The principal, or null when the token is malformed, unknown, expired or revoked; synchronous when cached. */
+  resolve(token: string): Principal | null | Promise<Principal | null> {
+    const kind = tokenKind(token);
+    if (!kind) return null; // the checksum rejects typos and guesses without touching the database
+    // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
+    const digest = sha256(token);
+    const cached = this.cache.get(digest);
+    if (cached === undefined) return this.lookup(kind, digest);
+    return cached.expiresAt !== null && cached.expiresAt <= this.clock.now().getTime() ? null : cached.principal;
   }
+
+  private async lookup(kind: TokenKind, digest: string): Promise<Principal | null> {
+    const stamp = this.cache.stamp();
+    const resolved = await this.fromDatabase(kind, digest);
+    if (!resolved) return null;
+    this.cache.set(digest, resolved.principal.pbxId, stamp, resolved);
+    return resolved.expiresAt !== null && resolved.expiresAt <= this.clock.now().getTime() ? null : resolved.principal;
+  }
+
+  private async fromDatabase(kind: TokenKind, digest: string): Promise<ResolvedToken | null> {
+    if (kind === 'user') {
+      const row = await findActiveUserToken(this.db, digest);
+      if (!row || row.status !== 'active') return null;
+      return resolved(
+        { kind: 'user', id: row.token_id, userId: row.user_id, pbxId: row.pbx_id, role: row.role, tokenId: row.token_id, rateLimit: row.rate_limit_per_minute },
+        row.expires_at,
+      );
+    }
+    const key = await findActiveApiKey(this.db, digest);
+    if (!key || key.kind !== kind) return null;
+    const rateLimit = key.rate_limit_per_minute ?? null;
+    switch (key.kind) {
+      case 'internal':
+        return resolved({ kind: 'internal', id: key.id, pbxId: null, rateLimit: null }, key.expires_at);
+      case 'integration':
+        return resolved({ kind: 'integration', id: key.id, pbxId: key.pbx_id!, scopes: JSON.parse(key.scopes) as string[], rateLimit }, key.expires_at);
+      case 'pbx':
+        return resolved({ kind: 'pbx', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
+      case 'pbx_server':
+        return resolved({ kind: 'pbx_server', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
+    }
+  }
+}
+
+/** Shared by every request holding the token, so frozen. */
+function resolved(principal: Principal, expiresAt: string | null): ResolvedToken {
+  return { principal: Object.freeze(principal), expiresAt: expiresAt === null ? null : Date.parse(expiresAt) };
 }
