@@ -6,6 +6,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { commandContext, openConfiguredDatabase, openMigratedDatabase } from './runtime.js';
 import { serve } from './server.js';
 import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
+import { announceChange } from './platform/cache/change-broadcast.js';
 import { INTEGRATION_SCOPES } from './platform/auth/principal.js';
 import { findPbx, insertPbx } from './modules/tenants/tenants.queries.js';
 import { insertUser } from './modules/users/users.queries.js';
@@ -134,7 +135,8 @@ async function run(argv: string[]): Promise<void> {
       return withDatabase(config, true, async (database) => {
         const revoked = await revokeApiKey(database.db, commandContext(config, database).clock, need(arg, 'ID_OR_TOKEN'));
         if (!revoked) throw new UsageError('no active key with that id or token');
-        process.stdout.write('Revoked.\n');
+        await announceChange(config.redisUrl, config.redisKeyPrefix, null);
+        process.stdout.write(config.redisUrl ? 'Revoked.\n' : `Revoked. Running servers refuse it within CACHE_TTL_MS (${config.cacheTtlMs} ms).\n`);
       });
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);

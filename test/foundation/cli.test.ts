@@ -3,7 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/database.js';
+import { bearer, buildTestApp } from '../helpers.js';
 
 const run = promisify(execFile);
 const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
@@ -12,8 +15,12 @@ const { BASE_URL: _viteBase, ...inherited } = process.env;
 const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
 
 async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return cliWith({}, ...args);
+}
+
+async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env, timeout: 60_000 });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const e = error as { stdout: string; stderr: string; code: number };
@@ -56,6 +63,24 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', () =
     expect(key.token).toMatch(/^pbxi_/);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(0);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(2);
+  }, 60_000);
+
+  it('api-key revoke reaches a running server at once through Redis', async () => {
+    const redis = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `test:${randomBytes(4).toString('hex')}:` };
+    const tenant = JSON.parse((await cli('tenant', 'create', '--name', 'Cached Corp')).stdout);
+    const key = JSON.parse((await cli('api-key', 'create', '--kind', 'pbx', '--pbx', tenant.id)).stdout);
+    const database = openDatabase({ sqlitePath: join(dataDir, 'pbx-api.sqlite') });
+    const server = await buildTestApp({ database, env: redis });
+    try {
+      const lookup = () => server.app.inject({ method: 'GET', url: '/api/v1/contacts/lookup?number=%2B35220000000', headers: bearer(key.token) });
+      expect((await lookup()).statusCode).toBe(200);
+      const revoked = await cliWith(redis, 'api-key', 'revoke', key.id);
+      expect(revoked.stdout).toBe('Revoked.\n');
+      await expect.poll(async () => (await lookup()).statusCode, { timeout: 2_000, interval: 20 }).toBe(401);
+    } finally {
+      await server.close();
+      await database.close();
+    }
   }, 60_000);
 
   it('exits 2 with a clear message on bad arguments', async () => {

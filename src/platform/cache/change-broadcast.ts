@@ -50,3 +50,19 @@ export async function connectChangeBroadcast(
     await subscriber.quit().catch(() => undefined);
   };
 }
+
+/**
+ * For commands run outside the server (the CLI): tells running instances, when Redis connects
+ * them, that data changed; without Redis they see it within their cache TTL.
+ */
+export async function announceChange(redisUrl: string | null, redisKeyPrefix: string, pbxId: string | null): Promise<void> {
+  if (!redisUrl) return;
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  try {
+    await redis.connect();
+    await publishChange(redis, changeChannel(redisKeyPrefix), pbxId);
+  } finally {
+    redis.disconnect();
+  }
+}
