@@ -1,7 +1,15 @@
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
-const placeholder = (index: number) => `\u0000reusable-query-arg-${index}\u0000`;
+const MARK = '\u0000reusable-query-arg:';
+const placeholder = (name: string | number) => `${MARK}${name}\u0000`;
+const isPlaceholder = (value: unknown): value is string => typeof value === 'string' && value.startsWith(MARK);
+
+/** Swaps each placeholder parameter of a compiled query for its value. */
+function bind<Row>(compiled: CompiledQuery<Row>, valueOf: (name: string) => unknown): CompiledQuery<Row> {
+  const parameters = compiled.parameters.map((value) => (isPlaceholder(value) ? valueOf(value.slice(MARK.length, -1)) : value));
+  return { ...compiled, parameters };
+}
 
 /**
  * A query on a hot path, built and compiled once per database and then run with fresh arguments:
@@ -17,11 +25,39 @@ export function reusableQuery<Args extends unknown[], Row>(build: (db: Kysely<DB
       compiled = build(db, ...placeholders).compile();
       compiledFor.set(db, compiled);
     }
-    const parameters = compiled.parameters.map((value) => {
-      if (typeof value !== 'string' || !value.startsWith('\u0000reusable-query-arg-')) return value;
-      return args[Number(value.slice(20, -1))];
+    return (await db.executeQuery<Row>(bind(compiled, (name) => args[Number(name)]))).rows;
+  };
+}
+
+/** Hands a builder the placeholder standing for a named value (typed as the value, for the builder's sake). */
+export type Placeholder = <T>(name: string) => T;
+
+const SHAPES_PER_QUERY = 256;
+
+/**
+ * A query whose SQL depends on a few choices (which filters are set, how many ids a list has):
+ * compiled once per `shape` and database, then run with `values`. `shape` must name every choice
+ * `build` makes; `build` must take every value through `p(name)`. A literal value would be shared
+ * by every later call of the same shape, so compiling one is refused.
+ */
+export function shapedQuery<Row>() {
+  const compiledFor = new WeakMap<Kysely<DB>, Map<string, CompiledQuery<Row>>>();
+  const p: Placeholder = <T>(name: string) => placeholder(name) as unknown as T;
+  return async (db: Kysely<DB>, shape: string, values: Record<string, unknown>, build: (p: Placeholder) => Compilable<Row>): Promise<Row[]> => {
+    let shapes = compiledFor.get(db);
+    if (!shapes) compiledFor.set(db, (shapes = new Map()));
+    let compiled = shapes.get(shape);
+    if (!compiled) {
+      compiled = build(p).compile();
+      const literal = compiled.parameters.find((value) => !isPlaceholder(value));
+      if (literal !== undefined) throw new Error(`shapedQuery: a literal parameter (${String(literal)}) would be shared by every call of shape "${shape}"`);
+      if (shapes.size >= SHAPES_PER_QUERY) shapes.delete(shapes.keys().next().value as string);
+      shapes.set(shape, compiled);
+    }
+    const bound = bind(compiled, (name) => {
+      if (!(name in values)) throw new Error(`shapedQuery: no value for "${name}" in shape "${shape}"`);
+      return values[name];
     });
-    const result = await db.executeQuery<Row>({ ...compiled, parameters });
-    return result.rows;
+    return (await db.executeQuery<Row>(bound)).rows;
   };
 }

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Transaction } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import { likePattern } from '../../http/list-query.js';
+import { shapedQuery, type Placeholder } from '../../db/reusable-query.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { CdrParticipantTable, CdrRecordingTable, CdrStatus, CdrTable, CdrType } from './cdrs.tables.js';
 
@@ -36,32 +37,35 @@ export type CdrListRow = Pick<CdrRow, 'pbx_id' | 'cdr_id' | 'type' | 'status' | 
 
 const ref = (column: string) => sql.ref(column);
 
-/** Filter conditions on the `c` (cdrs) alias, shared by both list plans. */
-function conditions(filters: CdrFilters): Array<Expression<SqlBool>> {
+/** Filter conditions on the `c` (cdrs) alias, shared by both list plans; values are the query's placeholders. */
+function conditions(filters: CdrFilters, p: Placeholder): Array<Expression<SqlBool>> {
   const out: Array<Expression<SqlBool>> = [];
-  if (filters.type) out.push(sql<SqlBool>`${ref('c.type')} = ${filters.type}`);
-  if (filters.status) out.push(sql<SqlBool>`${ref('c.status')} = ${filters.status}`);
-  if (filters.internal !== undefined) out.push(sql<SqlBool>`${ref('c.is_internal')} = ${filters.internal ? 1 : 0}`);
-  if (filters.withRecording !== undefined) out.push(sql<SqlBool>`${ref('c.has_recording')} = ${filters.withRecording ? 1 : 0}`);
-  if (filters.search) out.push(sql<SqlBool>`${ref('c.search_text')} like ${likePattern(filters.search.toLowerCase())} escape '\\'`);
+  if (filters.type) out.push(sql<SqlBool>`${ref('c.type')} = ${p('type')}`);
+  if (filters.status) out.push(sql<SqlBool>`${ref('c.status')} = ${p('status')}`);
+  if (filters.internal !== undefined) out.push(sql<SqlBool>`${ref('c.is_internal')} = ${p('internal')}`);
+  if (filters.withRecording !== undefined) out.push(sql<SqlBool>`${ref('c.has_recording')} = ${p('recording')}`);
+  if (filters.search) out.push(sql<SqlBool>`${ref('c.search_text')} like ${p('search')} escape '\\'`);
   return out;
 }
 
 /** Time bounds and the keyset on the driving table's (start_time, cdr_id), written so an index range serves them. */
-function timeConditions(alias: 'c' | 'p', filters: CdrFilters, after: Keyset | null): Array<Expression<SqlBool>> {
+function timeConditions(alias: 'c' | 'p', filters: CdrFilters, after: Keyset | null, p: Placeholder): Array<Expression<SqlBool>> {
   const start = ref(`${alias}.start_time`);
   const id = ref(`${alias}.cdr_id`);
   const out: Array<Expression<SqlBool>> = [];
-  if (filters.from) out.push(sql<SqlBool>`${start} >= ${filters.from}`);
-  if (filters.to) out.push(sql<SqlBool>`${start} <= ${filters.to}`);
-  if (after) out.push(sql<SqlBool>`${start} <= ${after.startTime} and (${start} < ${after.startTime} or ${id} < ${after.cdrId})`);
+  if (filters.from) out.push(sql<SqlBool>`${start} >= ${p('from')}`);
+  if (filters.to) out.push(sql<SqlBool>`${start} <= ${p('to')}`);
+  if (after) out.push(sql<SqlBool>`${start} <= ${p('after_start')} and (${start} < ${p('after_start')} or ${id} < ${p('after_id')})`);
   return out;
 }
 
-function participatesAny(userIds: string[]): Expression<SqlBool> {
-  const ids = sql.join(userIds.map((id) => sql`${id}`));
+function participatesAny(count: number, p: Placeholder): Expression<SqlBool> {
+  const ids = sql.join(Array.from({ length: count }, (_, i) => sql`${p(`peer_${i}`)}`));
   return sql<SqlBool>`exists (select 1 from cdr_participants sp where sp.pbx_id = ${ref('c.pbx_id')} and sp.cdr_id = ${ref('c.cdr_id')} and sp.user_id in (${ids}))`;
 }
+
+// The list runs on every history screen: its SQL is compiled once per combination of filters.
+const historyPage = shapedQuery<CdrListRow>();
 
 /**
  * One page of the history, newest first, keyset-paginated on (start_time, cdr_id). When the
@@ -72,23 +76,42 @@ function participatesAny(userIds: string[]): Expression<SqlBool> {
 export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters: CdrFilters, after: Keyset | null, limit: number): Promise<CdrListRow[]> {
   if (scope.kind === 'none') return [];
   const drivingUser = filters.userId ?? (scope.kind === 'users' && scope.userIds.length === 1 ? scope.userIds[0] : null);
-  const where = conditions(filters);
-  if (drivingUser) {
-    // Calls of the driving user; when it lies outside the viewer's scope, one of the scope's users must take part too.
-    if (scope.kind === 'users' && !scope.userIds.includes(drivingUser)) where.push(participatesAny(scope.userIds));
-    let query = db
-      .selectFrom('cdr_participants as p')
-      .innerJoin('cdrs as c', (join) => join.onRef('c.pbx_id', '=', 'p.pbx_id').onRef('c.cdr_id', '=', 'p.cdr_id'))
-      .select(LIST_COLUMNS)
-      .where('p.pbx_id', '=', tenant.pbxId)
-      .where('p.user_id', '=', drivingUser);
-    for (const condition of [...timeConditions('p', filters, after), ...where]) query = query.where(condition);
-    return query.orderBy('p.start_time', 'desc').orderBy('p.cdr_id', 'desc').limit(limit).execute();
-  }
-  if (scope.kind === 'users') where.push(participatesAny(scope.userIds));
-  let query = db.selectFrom('cdrs as c').select(LIST_COLUMNS).where('c.pbx_id', '=', tenant.pbxId);
-  for (const condition of [...timeConditions('c', filters, after), ...where]) query = query.where(condition);
-  return query.orderBy('c.start_time', 'desc').orderBy('c.cdr_id', 'desc').limit(limit).execute();
+  // Calls of the driving user; when it lies outside the viewer's scope, one of the scope's users must take part too.
+  const peers = scope.kind === 'users' && (!drivingUser || !scope.userIds.includes(drivingUser)) ? scope.userIds : [];
+  const values: Record<string, unknown> = {
+    pbx: tenant.pbxId,
+    user: drivingUser,
+    limit,
+    type: filters.type,
+    status: filters.status,
+    internal: filters.internal ? 1 : 0,
+    recording: filters.withRecording ? 1 : 0,
+    search: filters.search ? likePattern(filters.search.toLowerCase()) : undefined,
+    from: filters.from,
+    to: filters.to,
+    after_start: after?.startTime,
+    after_id: after?.cdrId,
+  };
+  peers.forEach((id, i) => (values[`peer_${i}`] = id));
+  const set = (['type', 'status', 'internal', 'withRecording', 'search', 'from', 'to'] as const).filter((key) => filters[key] !== undefined && filters[key] !== '');
+  const shape = `${drivingUser ? 'user' : 'tenant'}|peers=${peers.length}|${set.join(',')}|after=${after ? 1 : 0}`;
+  return historyPage(db as Kysely<DB>, shape, values, (p) => {
+    const where = conditions(filters, p);
+    if (peers.length) where.push(participatesAny(peers.length, p));
+    if (drivingUser) {
+      let query = db
+        .selectFrom('cdr_participants as p')
+        .innerJoin('cdrs as c', (join) => join.onRef('c.pbx_id', '=', 'p.pbx_id').onRef('c.cdr_id', '=', 'p.cdr_id'))
+        .select(LIST_COLUMNS)
+        .where('p.pbx_id', '=', p<string>('pbx'))
+        .where('p.user_id', '=', p<string>('user'));
+      for (const condition of [...timeConditions('p', filters, after, p), ...where]) query = query.where(condition);
+      return query.orderBy('p.start_time', 'desc').orderBy('p.cdr_id', 'desc').limit(p<number>('limit'));
+    }
+    let query = db.selectFrom('cdrs as c').select(LIST_COLUMNS).where('c.pbx_id', '=', p<string>('pbx'));
+    for (const condition of [...timeConditions('c', filters, after, p), ...where]) query = query.where(condition);
+    return query.orderBy('c.start_time', 'desc').orderBy('c.cdr_id', 'desc').limit(p<number>('limit'));
+  });
 }
 
 export function findCdr(db: Db, tenant: Tenant, cdrId: number) {

@@ -5,6 +5,7 @@ import type { Insertable } from 'kysely';
 import { ClientError, Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../http/errors.js';
 import type { Principal } from '../../platform/auth/principal.js';
 import type { AppContext } from '../../platform/context.js';
+import { tenantDataCache, type StampedCache } from '../../platform/cache/stamped-cache.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import { presentDetail, presentHistoryEntry } from './cdrs.presenter.js';
 import {
@@ -175,12 +176,26 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
 
 /** Call history: ingestion, the list, the detail and the recordings, as far as the principal may see them. */
 export class CdrsService {
-  constructor(private readonly ctx: AppContext) {}
+  // What each user may see: read on every history request, changed only with the tenant's data.
+  private readonly visibilities: StampedCache<Visibility>;
+
+  constructor(private readonly ctx: AppContext) {
+    this.visibilities = tenantDataCache(ctx, 10_000);
+  }
 
   /** Administrators and `call-history` keys see the whole PBX; a user what its visibility settings grant. */
   async visibility(tenant: Tenant, principal: Principal): Promise<Visibility> {
     if (principal.kind !== 'user' || principal.role === 'admin') return { calls: { kind: 'all' }, recordings: { kind: 'all' } };
-    const viewer = await findViewer(this.ctx.db, tenant, principal.userId);
+    const cached = this.visibilities.get(principal.userId);
+    if (cached) return cached;
+    const stamp = this.visibilities.stamp();
+    const visibility = await this.readVisibility(tenant, principal.userId);
+    this.visibilities.set(principal.userId, tenant.pbxId, stamp, visibility);
+    return visibility;
+  }
+
+  private async readVisibility(tenant: Tenant, userId: string): Promise<Visibility> {
+    const viewer = await findViewer(this.ctx.db, tenant, userId);
     if (!viewer) return { calls: { kind: 'none' }, recordings: { kind: 'none' } };
     const needsPeers = [viewer.call_information_visibility, viewer.call_recordings_visibility].includes('own_group_only');
     const peers = needsPeers ? await groupPeers(this.ctx.db, tenant, viewer.id) : [viewer.id];

@@ -217,6 +217,17 @@ describe('call detail records', () => {
       expect((await get(`/api/v1/cdrs/detail/${bobs.cdr_id}`, alice.token)).statusCode).toBe(404);
       expect((await get(`/api/v1/cdrs/detail/${bobs.cdr_id}`, admin.token)).statusCode).toBe(200);
     });
+
+    it("applies an admin's change of a user's visibility to the user's next request", async () => {
+      const dora = await createUser(t.ctx, { tenant, fields: { call_information_visibility: 'own_calls' } });
+      const doras = buildCdr({ callerUserId: dora.id, type: 'OUTGOING' });
+      await push([doras]);
+      expect((await get(`/api/v1/cdrs/detail/${doras.cdr_id}`, dora.token)).statusCode).toBe(200);
+      const changed = await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${dora.id}`, headers: bearer(admin.token), payload: { call_information_visibility: 'none' } });
+      expect(changed.statusCode).toBe(200);
+      expect((await get(`/api/v1/cdrs/detail/${doras.cdr_id}`, dora.token)).statusCode).toBe(404);
+      expect((await get('/api/v1/cdrs', dora.token)).json().data).toEqual([]);
+    });
   });
 
   describe('list', () => {

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
-import { StampedCache } from './stamped-cache.js';
+import { tenantDataCache, type StampedCache } from './stamped-cache.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -14,7 +14,7 @@ export class ResponseCache {
   private readonly cache: StampedCache<Buffer>;
 
   constructor(ctx: Pick<AppContext, 'changes' | 'config' | 'clock'>, maxEntries: number) {
-    this.cache = new StampedCache(ctx.changes, { ttlMs: ctx.config.cacheTtlMs, maxEntries, now: () => ctx.clock.now().getTime() });
+    this.cache = tenantDataCache(ctx, maxEntries);
   }
 
   /** Sends the cached body, or `produce()`'s payload serialized and kept; synchronous on a hit. */

@@ -1,3 +1,4 @@
+import type { AppContext } from '../context.js';
 import type { ChangeTracker } from './change-tracker.js';
 
 interface Entry<V> {
@@ -59,4 +60,9 @@ export class StampedCache<V> {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/** A cache of tenant data on the app's change tracker, with the configured TTL and the app clock. */
+export function tenantDataCache<V>(ctx: Pick<AppContext, 'changes' | 'config' | 'clock'>, maxEntries: number): StampedCache<V> {
+  return new StampedCache<V>(ctx.changes, { ttlMs: ctx.config.cacheTtlMs, maxEntries, now: () => ctx.clock.now().getTime() });
 }
