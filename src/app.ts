@@ -77,7 +77,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerContentRules(app, API_PREFIX);
   registerMetrics(app);
   await registerOpenApi(app, config, API_PREFIX);
-  await app.register(authPlugin, { db: ctx.db, clock, changes: ctx.changes, cacheTtlMs: config.cacheTtlMs });
+  await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
   await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });

@@ -1,10 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Kysely } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import { Unauthorized } from '../../http/errors.js';
-import type { ChangeTracker } from '../cache/change-tracker.js';
-import type { Clock } from '../clock.js';
+import type { AppContext } from '../context.js';
 import { tenantOf, type Tenant } from '../tenancy.js';
 import { Authenticator, tokenFromHeader } from './authenticate.js';
 import { refusal, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
@@ -23,8 +20,8 @@ declare module 'fastify' {
  * enforces the route's `config.auth` before validation: 401 without a valid token, 403 when the
  * principal kind or scope is not accepted. Callback-style hooks: a cached token costs no promise.
  */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Kysely<DB>; clock: Clock; changes: ChangeTracker; cacheTtlMs: number }) => {
-  const authenticator = new Authenticator(opts.db, opts.clock, opts.changes, opts.cacheTtlMs);
+export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: Pick<AppContext, 'db' | 'changes' | 'config' | 'clock'> }) => {
+  const authenticator = new Authenticator(opts.ctx);
   app.decorateRequest('principal', null);
 
   app.addHook('onRequest', (request, _reply, done) => {

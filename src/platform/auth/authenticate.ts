@@ -1,8 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
-import { StampedCache } from '../cache/stamped-cache.js';
-import type { ChangeTracker } from '../cache/change-tracker.js';
-import type { Clock } from '../clock.js';
+import { tenantDataCache, type StampedCache } from '../cache/stamped-cache.js';
+import type { AppContext } from '../context.js';
 import { sha256, tokenKind, type TokenKind } from '../crypto.js';
 import type { Principal } from './principal.js';
 import { findActiveApiKey, findActiveUserToken } from './auth.queries.js';
@@ -30,14 +29,11 @@ const CACHED_TOKENS = 20_000;
  */
 export class Authenticator {
   private readonly cache: StampedCache<ResolvedToken>;
+  private readonly db: Kysely<DB>;
 
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly clock: Clock,
-    changes: ChangeTracker,
-    ttlMs: number,
-  ) {
-    this.cache = new StampedCache(changes, { ttlMs, maxEntries: CACHED_TOKENS, now: () => clock.now().getTime() });
+  constructor(private readonly ctx: Pick<AppContext, 'db' | 'changes' | 'config' | 'clock'>) {
+    this.db = ctx.db;
+    this.cache = tenantDataCache(ctx, CACHED_TOKENS);
   }
 
   /** The principal, or null when the token is malformed, unknown, expired or revoked; synchronous when cached. */
@@ -47,8 +43,11 @@ export class Authenticator {
     // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
     const digest = sha256(token);
     const cached = this.cache.get(digest);
-    if (cached === undefined) return this.lookup(kind, digest);
-    return cached.expiresAt !== null && cached.expiresAt <= this.clock.now().getTime() ? null : cached.principal;
+    return cached === undefined ? this.lookup(kind, digest) : this.unexpired(cached);
+  }
+
+  private unexpired(resolved: ResolvedToken): Principal | null {
+    return resolved.expiresAt !== null && resolved.expiresAt <= this.ctx.clock.now().getTime() ? null : resolved.principal;
   }
 
   private async lookup(kind: TokenKind, digest: string): Promise<Principal | null> {
@@ -56,7 +55,7 @@ export class Authenticator {
     const resolved = await this.fromDatabase(kind, digest);
     if (!resolved) return null;
     this.cache.set(digest, resolved.principal.pbxId, stamp, resolved);
-    return resolved.expiresAt !== null && resolved.expiresAt <= this.clock.now().getTime() ? null : resolved.principal;
+    return this.unexpired(resolved);
   }
 
   private async fromDatabase(kind: TokenKind, digest: string): Promise<ResolvedToken | null> {
