@@ -80,7 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
-  await registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
+  registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
   registerNotFoundHandler(app);
   await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
 

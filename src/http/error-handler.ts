@@ -61,7 +61,7 @@ export function registerErrorHandling(app: FastifyInstance, production: boolean)
 
 /** Unknown routes answer 404 `{message: [..]}`, counted by the rate limiter like any request. */
 export function registerNotFoundHandler(app: FastifyInstance): void {
-  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) => {
+  app.setNotFoundHandler((request, reply) => {
     const error = new NotFound(`The route ${request.method} ${request.url.split('?')[0]} could not be found.`);
     return reply.code(404).send(error.body());
   });

@@ -1,41 +1,82 @@
-import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { TooManyRequests } from './errors.js';
+import { rateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 
-/** Who a request counts against: its principal, or its address when it has none. */
+/** A route's own limit, replacing the default one on that route (e.g. the call-detail read). */
+export interface RouteRateLimit {
+  max: number;
+  /** Milliseconds. */
+  timeWindow: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    rateLimit?: RouteRateLimit;
+  }
+}
+
+const DEFAULT_WINDOW_MS = 60_000;
+
+/** Who a request counts against: its principal (token and key ids are random UUIDs), or its address when it has none. */
 export function rateLimitKey(request: FastifyRequest): string {
   const principal = request.principal;
-  return principal ? `${principal.kind}:${principal.id}` : `ip:${request.ip}`;
+  return principal ? principal.id : `ip:${request.ip}`;
+}
+
+function setHeaders(reply: FastifyReply, max: number, remaining: number, resetSeconds: number, windowSeconds: number): void {
+  reply.header('x-ratelimit-limit', max);
+  reply.header('x-ratelimit-remaining', remaining);
+  reply.header('x-ratelimit-reset', resetSeconds);
+  reply.header('ratelimit-policy', `"default";q=${max};w=${windowSeconds}`);
+  reply.header('ratelimit', `"default";r=${remaining};t=${resetSeconds}`);
 }
 
 /**
- * 120 requests a minute per principal by default, or the PBX plan's own figure. Counters are in
- * memory, or in Redis when configured so several instances share them. Every response carries
- * X-RateLimit-* and the IETF draft RateLimit / RateLimit-Policy fields.
+ * 120 requests a minute per principal by default, or its PBX plan's figure; a route may declare
+ * its own `config.rateLimit` instead. Every request is counted, unknown routes and refusals
+ * included, after the principal is resolved and before it is authorized, and every response
+ * carries X-RateLimit-* and the IETF draft RateLimit / RateLimit-Policy fields.
+ *
+ * Counting is @fastify/rate-limit's (its stores, see rate-limit-store.ts). Its request handler is
+ * an async function that awaits four times per request; driving the stores from this callback
+ * hook lets the in-memory count finish synchronously, which the hottest reads (`/me`) notice.
+ * A store that fails (Redis down) lets requests through rather than refusing them.
  */
-export async function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null; keyPrefix: string }): Promise<void> {
-  await app.register(rateLimit, {
-    global: true,
-    max: (request) => request.principal?.rateLimit ?? options.perMinute,
-    timeWindow: 60_000,
-    keyGenerator: rateLimitKey,
-    nameSpace: options.keyPrefix,
-    redis: options.redis ?? undefined,
-    skipOnError: true,
-    addHeadersOnExceeding: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true },
-    addHeaders: { 'x-ratelimit-limit': true, 'x-ratelimit-remaining': true, 'x-ratelimit-reset': true, 'retry-after': true },
-    errorResponseBuilder: (_request, context) => new TooManyRequests(Math.ceil(context.ttl / 1000)),
-  });
-
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    const limit = reply.getHeader('x-ratelimit-limit');
-    if (limit !== undefined) {
-      const remaining = reply.getHeader('x-ratelimit-remaining') ?? 0;
-      const reset = reply.getHeader('x-ratelimit-reset') ?? 60;
-      reply.header('ratelimit-policy', `"default";q=${String(limit)};w=60`);
-      reply.header('ratelimit', `"default";r=${String(remaining)};t=${String(reset)}`);
+export function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null; keyPrefix: string }): void {
+  const defaultStore = rateLimitStore(options.redis, options.keyPrefix);
+  const routeStores = new WeakMap<RouteRateLimit, RateLimitStore>();
+  const storeOf = (request: FastifyRequest, limit: RouteRateLimit): RateLimitStore => {
+    let store = routeStores.get(limit);
+    if (store === undefined) {
+      store = rateLimitStore(options.redis, options.keyPrefix, `${request.method}${request.routeOptions.url ?? ''}-`);
+      routeStores.set(limit, store);
     }
-    done(null, payload);
+    return store;
+  };
+  let warnedAt = 0;
+
+  app.addHook('onRequest', (request, reply, done) => {
+    const routeLimit = request.routeOptions.config.rateLimit;
+    const store = routeLimit ? storeOf(request, routeLimit) : defaultStore;
+    const max = routeLimit ? routeLimit.max : (request.principal?.rateLimit ?? options.perMinute);
+    const windowMs = routeLimit ? routeLimit.timeWindow : DEFAULT_WINDOW_MS;
+    store.incr(
+      rateLimitKey(request),
+      (error, counted) => {
+        if (error || !counted) {
+          if (Date.now() - warnedAt > 60_000) {
+            warnedAt = Date.now();
+            request.log.warn({ err: error }, 'rate-limit store unavailable; requests are let through uncounted');
+          }
+          return done();
+        }
+        const resetSeconds = Math.ceil(counted.ttl / 1000);
+        setHeaders(reply, max, Math.max(0, max - counted.current), resetSeconds, Math.ceil(windowMs / 1000));
+        done(counted.current > max ? new TooManyRequests(resetSeconds) : undefined);
+      },
+      windowMs,
+      max,
+    );
   });
 }

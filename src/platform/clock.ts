@@ -1,9 +1,11 @@
 /** The source of "now" for every TTL, expiry and schedule, so tests can move time. */
 export interface Clock {
   now(): Date;
+  /** The same instant in epoch milliseconds, without allocating a Date (hot paths). */
+  nowMs(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), nowMs: Date.now };
 
 /** A clock that only moves when told; for tests. */
 export class ManualClock implements Clock {
@@ -13,6 +15,9 @@ export class ManualClock implements Clock {
   }
   now(): Date {
     return new Date(this.current);
+  }
+  nowMs(): number {
+    return this.current;
   }
   advance(seconds: number): void {
     this.current += seconds * 1000;

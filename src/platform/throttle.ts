@@ -14,7 +14,7 @@ export class MemoryCounterStore implements CounterStore {
   private readonly counters = new Map<string, { count: number; resetAt: number }>();
   constructor(private readonly clock: Clock) {}
   async hit(key: string, windowSeconds: number) {
-    const now = this.clock.now().getTime();
+    const now = this.clock.nowMs();
     let entry = this.counters.get(key);
     if (!entry || entry.resetAt <= now) {
       entry = { count: 0, resetAt: now + windowSeconds * 1000 };
@@ -26,7 +26,7 @@ export class MemoryCounterStore implements CounterStore {
   }
   async peek(key: string) {
     const entry = this.counters.get(key);
-    return entry && entry.resetAt > this.clock.now().getTime() ? entry.count : 0;
+    return entry && entry.resetAt > this.clock.nowMs() ? entry.count : 0;
   }
   async reset(key: string) {
     this.counters.delete(key);

@@ -54,6 +54,24 @@ describe.each(stores)('rate limits ($name store)', ({ env }) => {
   });
 });
 
+describe('rate limits in memory', () => {
+  it('keep counting a client while thousands of others come and go', async () => {
+    const t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '2' } });
+    try {
+      const hit = (remoteAddress: string) => t.app.inject({ method: 'GET', url: '/api/v1/no-such-route', remoteAddress });
+      expect((await hit('10.1.0.1')).statusCode).toBe(404);
+      expect((await hit('10.1.0.1')).statusCode).toBe(404);
+      // More clients than the store's default of 5,000 would keep: the first one must not be forgotten.
+      for (let i = 0; i < 5_100; i++) await hit(`10.2.${Math.floor(i / 250)}.${i % 250}`);
+      const limited = await hit('10.1.0.1');
+      expect(limited.statusCode).toBe(429);
+      expect(limited.headers['x-ratelimit-remaining']).toBe('0');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('rate limits shared across instances through Redis', () => {
   it('two app instances count against one budget', async () => {
     const prefix = `test:${randomBytes(4).toString('hex')}:`;

@@ -9,6 +9,11 @@ import { findActiveApiKey, findActiveUserToken } from './auth.queries.js';
 /** `Bearer <token>`, or a bare key (the ApiKeyAuth scheme puts the key itself in the header). */
 export function tokenFromHeader(header: string | undefined): string | null {
   if (!header) return null;
+  // The common case, checked without trimming or capturing.
+  if (header.startsWith('Bearer ')) {
+    const token = header.slice(7);
+    if (token !== '' && !/\s/.test(token)) return token;
+  }
   const match = /^(?:Bearer\s+)?(\S+)$/i.exec(header.trim());
   return match ? match[1] : null;
 }
@@ -38,16 +43,17 @@ export class Authenticator {
 
   /** The principal, or null when the token is malformed, unknown, expired or revoked; synchronous when cached. */
   resolve(token: string): Principal | null | Promise<Principal | null> {
-    const kind = tokenKind(token);
-    if (!kind) return null; // the checksum rejects typos and guesses without touching the database
     // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
     const digest = sha256(token);
     const cached = this.cache.get(digest);
-    return cached === undefined ? this.lookup(kind, digest) : this.unexpired(cached);
+    if (cached !== undefined) return this.unexpired(cached); // only well-formed tokens were kept
+    const kind = tokenKind(token);
+    if (!kind) return null; // the checksum rejects typos and guesses without touching the database
+    return this.lookup(kind, digest);
   }
 
   private unexpired(resolved: ResolvedToken): Principal | null {
-    return resolved.expiresAt !== null && resolved.expiresAt <= this.ctx.clock.now().getTime() ? null : resolved.principal;
+    return resolved.expiresAt !== null && resolved.expiresAt <= this.ctx.clock.nowMs() ? null : resolved.principal;
   }
 
   private async lookup(kind: TokenKind, digest: string): Promise<Principal | null> {

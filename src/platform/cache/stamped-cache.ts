@@ -64,5 +64,5 @@ export class StampedCache<V> {
 
 /** A cache of tenant data on the app's change tracker, with the configured TTL and the app clock. */
 export function tenantDataCache<V>(ctx: Pick<AppContext, 'changes' | 'config' | 'clock'>, maxEntries: number): StampedCache<V> {
-  return new StampedCache<V>(ctx.changes, { ttlMs: ctx.config.cacheTtlMs, maxEntries, now: () => ctx.clock.now().getTime() });
+  return new StampedCache<V>(ctx.changes, { ttlMs: ctx.config.cacheTtlMs, maxEntries, now: () => ctx.clock.nowMs() });
 }
