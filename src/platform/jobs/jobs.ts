@@ -120,6 +120,7 @@ export class JobWorker {
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
   private abort = new AbortController();
+  private readonly inFlight = new Set<Promise<boolean>>();
 
   constructor(
     private readonly ctx: AppContext,
@@ -166,9 +167,16 @@ export class JobWorker {
 
   /** Runs every job that is due now, one after another (tests and the CLI use it). */
   async drain(limit = 1000): Promise<number> {
+    // A due job the background loop has just claimed is part of "every job due now": wait for it too.
+    await this.settle();
     let count = 0;
     while (count < limit && (await this.runOnce())) count++;
+    await this.settle();
     return count;
+  }
+
+  private async settle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   private leaseEnd(): string {
@@ -176,7 +184,15 @@ export class JobWorker {
   }
 
   /** Claims and runs one job; false when nothing was due. */
-  async runOnce(): Promise<boolean> {
+  runOnce(): Promise<boolean> {
+    const run = this.claimAndRun();
+    this.inFlight.add(run);
+    const done = () => this.inFlight.delete(run);
+    run.then(done, done);
+    return run;
+  }
+
+  private async claimAndRun(): Promise<boolean> {
     const job = await claimJob(this.ctx.db, this.ctx.dialect, this.workerId, this.ctx.clock.now().toISOString(), this.leaseEnd());
     if (!job) return false;
     await this.execute(job);
