@@ -9,6 +9,8 @@ export interface Config {
   baseUrl: string;
   /** `postgres://...` for PostgreSQL; otherwise the SQLite file path. */
   databaseUrl: string | null;
+  /** PostgreSQL connections per instance (DATABASE_POOL_SIZE); several instances together must stay under the server's max_connections. */
+  databasePoolSize: number;
   sqlitePath: string;
   dataDir: string;
   redisUrl: string | null;
@@ -68,6 +70,11 @@ function intFrom(value: string | undefined, fallback: number, name: string): num
   return parsed;
 }
 
+function atLeastOne(value: number, name: string): number {
+  if (value < 1) throw new Error(`${name} must be at least 1, got ${value}`);
+  return value;
+}
+
 /** A stable development key so the embedded default works; production must set SECRET_KEY. */
 const DEVELOPMENT_SECRET_KEY = '7062782d6170692d646576656c6f706d656e742d6b65792d6e6f742d73656372';
 
@@ -86,6 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     port,
     baseUrl: (env.BASE_URL ?? `http://${host}:${port}/api/v1`).replace(/\/$/, ''),
     databaseUrl: env.DATABASE_URL || null,
+    databasePoolSize: atLeastOne(intFrom(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'), 'DATABASE_POOL_SIZE'),
     sqlitePath: resolve(env.SQLITE_PATH ?? `${dataDir}/pbx-api.sqlite`),
     dataDir,
     redisUrl: env.REDIS_URL || null,

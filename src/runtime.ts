@@ -11,7 +11,7 @@ import { MemoryCounterStore } from './platform/throttle.js';
 import { join } from 'node:path';
 
 export function openConfiguredDatabase(config: Config): Database {
-  return openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath });
+  return openDatabase({ url: config.databaseUrl, sqlitePath: config.sqlitePath, poolSize: config.databasePoolSize });
 }
 
 export async function openMigratedDatabase(config: Config): Promise<Database> {

@@ -7,6 +7,15 @@ import { openTestDatabase } from '../database.js';
 import { bearer, buildTestApp, MemoryMailer, type TestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
 
+describe('configuration', () => {
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE (10 by default) and refuses 0', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).databasePoolSize).toBe(10);
+    expect(loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: '4' }).databasePoolSize).toBe(4);
+    expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be at least 1/);
+    expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+});
+
 describe('health, readiness and metrics', () => {
   let t: TestApp;
   beforeAll(async () => {
