@@ -14,7 +14,7 @@ const writes = (method: RouteOptions['method']) => (Array.isArray(method) ? meth
  */
 export function registerChangeTracking(app: FastifyInstance, changes: ChangeTracker): void {
   const markChanged: onSendHookHandler = (request, reply, payload, done) => {
-    if (reply.statusCode < 400 || reply.statusCode >= 500) changes.markChanged(request.principal?.pbxId ?? null);
+    if (!READ_METHODS.has(request.method) && (reply.statusCode < 400 || reply.statusCode >= 500)) changes.markChanged(request.principal?.pbxId ?? null);
     done(null, payload);
   };
   app.addHook('onRoute', (route) => {
