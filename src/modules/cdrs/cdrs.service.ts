@@ -26,7 +26,7 @@ import {
 } from './cdrs.queries.js';
 import type { CallDetailRecordView, CallHistoryEntryView, IngestCdrView } from './cdrs.schemas.js';
 import type { CdrParticipantTable, CdrStatus, CdrTable, RecordingKind } from './cdrs.tables.js';
-import { assertSafeRelativePath, contentTypeOf, parseRange, recordingRelativePath, recordingsRoot, resolveRecordingFile, storeRecording, type ByteRange } from './recordings.js';
+import { assertSafeRelativePath, commitRecording, contentTypeOf, discardRecording, parseRange, recordingRelativePath, recordingsRoot, resolveRecordingFile, stageRecording, type ByteRange, type StagedRecording } from './recordings.js';
 
 export interface Visibility {
   calls: CdrScope;
@@ -254,23 +254,41 @@ export class CdrsService {
     return { stream, contentType: recording.content_type, size, range, name: recording.name };
   }
 
-  /** One call pushed together with its recordings (multipart): the record is ingested, then each file stored. */
+  /**
+   * One call pushed together with its recordings (multipart), all or nothing: every file is
+   * staged first, so a refused file, a refused record or a broken upload stores neither the call
+   * nor any of its files; only then is the call ingested and the files moved into place.
+   */
   async ingestWithRecordings(tenant: Tenant, record: IngestCdrView, uploads: AsyncIterable<RecordingUpload>) {
-    const result = await ingestCdrs(this.ctx, tenant, [record], 'api');
     const root = recordingsRoot(this.ctx.config.dataDir, tenant.pbxId);
-    const stored: Array<{ kind: RecordingKind; path: string; size_bytes: number }> = [];
-    for await (const upload of uploads) {
-      const contentType = contentTypeOf(upload.fileName);
-      if (!contentType) {
-        upload.stream.resume();
-        throw ValidationFailed.field(`recording_${upload.kind}`, 'The recording must be a wav, mp3, ogg or opus file.');
+    const staged: Array<StagedRecording & { kind: RecordingKind; contentType: string }> = [];
+    let result: Awaited<ReturnType<typeof ingestCdrs>>;
+    try {
+      for await (const upload of uploads) {
+        const field = upload.kind === 'full' ? 'recording' : `recording_${upload.kind}`;
+        const contentType = contentTypeOf(upload.fileName);
+        if (!contentType || staged.some((file) => file.kind === upload.kind)) {
+          upload.stream.resume();
+          throw ValidationFailed.field(field, contentType ? `Send the ${field} file once.` : 'The recording must be a wav, mp3, ogg or opus file.');
+        }
+        const extension = upload.fileName.slice(upload.fileName.lastIndexOf('.')).toLowerCase();
+        const path = recordingRelativePath(record.start_time, record.cdr_id, upload.kind, extension);
+        staged.push({ kind: upload.kind, contentType, ...(await stageRecording(root, path, upload.stream)) });
       }
-      const extension = upload.fileName.slice(upload.fileName.lastIndexOf('.')).toLowerCase();
-      const path = recordingRelativePath(record.start_time, record.cdr_id, upload.kind, extension);
-      const size = await storeRecording(root, path, upload.stream);
-      await upsertRecording(this.ctx.db, { pbx_id: tenant.pbxId, cdr_id: record.cdr_id, kind: upload.kind, path, name: path.split('/').pop() ?? path, content_type: contentType, size_bytes: size, created_at: this.ctx.clock.now().toISOString() });
-      stored.push({ kind: upload.kind, path, size_bytes: size });
+      result = await ingestCdrs(this.ctx, tenant, [record], 'api');
+    } catch (error) {
+      await Promise.all(staged.map(discardRecording));
+      throw error;
     }
+    const stored: Array<{ kind: RecordingKind; path: string; size_bytes: number }> = [];
+    for (const file of staged) await commitRecording(root, file);
+    const createdAt = this.ctx.clock.now().toISOString();
+    await this.ctx.db.transaction().execute(async (trx) => {
+      for (const file of staged) {
+        await upsertRecording(trx, { pbx_id: tenant.pbxId, cdr_id: record.cdr_id, kind: file.kind, path: file.relative, name: file.relative.split('/').pop() ?? file.relative, content_type: file.contentType, size_bytes: file.size, created_at: createdAt });
+        stored.push({ kind: file.kind, path: file.relative, size_bytes: file.size });
+      }
+    });
     return { cdr_id: record.cdr_id, created: result.created === 1, recordings: stored };
   }
 }

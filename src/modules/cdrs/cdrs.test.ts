@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -426,6 +426,35 @@ describe('call detail records', () => {
       expect(r3.json().errors).toHaveProperty(['cdr.cdr_id']);
       const asUser = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(anna.token), ...badCdr.headers }, payload: badCdr.payload });
       expect(asUser.statusCode).toBe(403);
+    });
+
+    it('stores neither the call nor any file when a later file of the upload is refused', async () => {
+      const upload = async (parts: Parameters<typeof multipart>[0]) => {
+        const body = multipart(parts);
+        return t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...body.headers }, payload: body.payload });
+      };
+      const stored = () => readdirSync(join(DATA_DIR, 'recordings', listTenant.pbxId), { recursive: true }).map(String).filter((name) => name.includes(String(record.cdr_id)));
+      const record = { ...buildCdr({ start: '2026-01-09 09:00:00' }), cdr_id: 6_000_777 };
+      const cdrField = { name: 'cdr', value: JSON.stringify(record) };
+
+      const badSecond = await upload([cdrField, { name: 'recording', filename: 'call.wav', content: wav() }, { name: 'recording_caller', filename: 'caller.exe', content: Buffer.from('MZ') }]);
+      expect(badSecond.statusCode).toBe(422);
+      expect(badSecond.json().errors).toHaveProperty(['recording_caller']);
+      const twice = await upload([cdrField, { name: 'recording', filename: 'a.wav', content: wav() }, { name: 'recording', filename: 'b.wav', content: wav() }]);
+      expect(twice.statusCode).toBe(422);
+      const unknownField = await upload([cdrField, { name: 'recording', filename: 'a.wav', content: wav() }, { name: 'video', filename: 'v.wav', content: wav() }]);
+      expect(unknownField.statusCode).toBe(422);
+      expect(stored()).toEqual([]);
+      expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token)).statusCode).toBe(404);
+
+      // The same call sent again, correctly, stores the call and both files.
+      const good = await upload([cdrField, { name: 'recording', filename: 'call.wav', content: wav() }, { name: 'recording_caller', filename: 'caller.wav', content: wav(400) }]);
+      expect(good.statusCode, good.body).toBe(200);
+      expect(good.json().data.recordings.map((r: { kind: string }) => r.kind)).toEqual(['full', 'caller']);
+      expect(stored().filter((name) => name.endsWith('.wav')).sort()).toEqual([`2026/01/${record.cdr_id}-caller.wav`, `2026/01/${record.cdr_id}-full.wav`]);
+      expect(stored().some((name) => name.endsWith('.part'))).toBe(false);
+      const detail = await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token);
+      expect(detail.json().data.is_recording_file_exists).toBe(true);
     });
   });
 });

@@ -45,20 +45,35 @@ export function assertSafeRelativePath(relative: string): void {
   }
 }
 
-/** Streams an upload to its place (through a temporary file, so a failed upload leaves nothing behind). */
-export async function storeRecording(root: string, relative: string, source: Readable): Promise<number> {
+/** An upload written to a temporary file next to its final place, not yet visible. */
+export interface StagedRecording {
+  relative: string;
+  temporary: string;
+  size: number;
+}
+
+/** Streams an upload to a temporary file beside its place; a failed or truncated upload leaves nothing behind. */
+export async function stageRecording(root: string, relative: string, source: Readable): Promise<StagedRecording> {
   const target = join(root, relative);
   await mkdir(join(target, '..'), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.part`;
   try {
     await pipeline(source, createWriteStream(temporary));
     if ((source as Readable & { truncated?: boolean }).truncated) throw new Error('truncated');
-    await rename(temporary, target);
+    return { relative, temporary, size: (await stat(temporary)).size };
   } catch (error) {
     await rm(temporary, { force: true });
     throw error;
   }
-  return (await stat(target)).size;
+}
+
+/** Moves a staged upload to its place (replacing an earlier upload of the same recording). */
+export async function commitRecording(root: string, staged: StagedRecording): Promise<void> {
+  await rename(staged.temporary, join(root, staged.relative));
+}
+
+export async function discardRecording(staged: StagedRecording): Promise<void> {
+  await rm(staged.temporary, { force: true });
 }
 
 export function contentTypeOf(fileName: string): string | null {
