@@ -57,6 +57,8 @@ export interface Config {
   amiActionTimeoutMs: number;
   /** Listen to each enabled PBX's AMI events (Cdr, OriginateResponse, ...) in this process. */
   amiEventsEnabled: boolean;
+  /** Seconds an instance holds a PBX's event listener lease unless it renews it (every third of it). */
+  amiEventsLeaseSeconds: number;
   /** Seconds after origination when the simulated engine's call detail record is produced. */
   simulatedCdrDelaySeconds: number;
   /** `GET /cdrs/detail/{id}` requests per minute per principal. */
@@ -125,6 +127,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     amiConnectTimeoutMs: intFrom(env.AMI_CONNECT_TIMEOUT_MS, 5000, 'AMI_CONNECT_TIMEOUT_MS'),
     amiActionTimeoutMs: intFrom(env.AMI_ACTION_TIMEOUT_MS, 10_000, 'AMI_ACTION_TIMEOUT_MS'),
     amiEventsEnabled: env.AMI_EVENTS !== 'false',
+    amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
     simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),
     cdrDetailRateLimitPerMinute: intFrom(env.CDR_DETAIL_RATE_LIMIT_PER_MINUTE, 120, 'CDR_DETAIL_RATE_LIMIT_PER_MINUTE'),
   };

@@ -9,6 +9,7 @@ import type { ContactImportTables } from '../modules/contact-imports/contact-imp
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { CallTables } from '../modules/cdrs/cdrs.tables.js';
+import type { LeaseTables } from '../platform/leases.js';
 
 /** 0 or 1; columns with a database default are Generated so inserts may leave them out. */
 export type Flag = Generated<number>;
@@ -123,4 +124,4 @@ export interface FoundationTables {
 }
 
 /** Every table. Modules declare theirs beside their code and extend this. */
-export interface DB extends FoundationTables, DirectoryTables, AddressBookTables, ContactImportTables, JobTables, WebhookTables, CallTables {}
+export interface DB extends FoundationTables, DirectoryTables, AddressBookTables, ContactImportTables, JobTables, WebhookTables, CallTables, LeaseTables {}

@@ -14,6 +14,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE must be at least 1/);
     expect(() => loadConfig({ NODE_ENV: 'test', DATABASE_POOL_SIZE: 'many' })).toThrow(/DATABASE_POOL_SIZE/);
   });
+
+  it('holds AMI event listener leases for AMI_EVENTS_LEASE_SECONDS (30 by default) and refuses 0', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).amiEventsLeaseSeconds).toBe(30);
+    expect(loadConfig({ NODE_ENV: 'test', AMI_EVENTS_LEASE_SECONDS: '12' }).amiEventsLeaseSeconds).toBe(12);
+    expect(() => loadConfig({ NODE_ENV: 'test', AMI_EVENTS_LEASE_SECONDS: '0' })).toThrow(/AMI_EVENTS_LEASE_SECONDS must be at least 1/);
+  });
 });
 
 describe('health, readiness and metrics', () => {

@@ -4,6 +4,7 @@ import * as directory from './0002_directory.js';
 import * as addressBook from './0003_address_book.js';
 import * as jobsWebhooks from './0004_jobs_webhooks.js';
 import * as calls from './0005_calls.js';
+import * as leases from './0006_leases.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_address_book': addressBook,
   '0004_jobs_webhooks': jobsWebhooks,
   '0005_calls': calls,
+  '0006_leases': leases,
 };

@@ -4,14 +4,15 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../platform/context.js';
 import { tenantOfRequest } from '../../platform/auth/auth-plugin.js';
 import { DataEnvelope } from '../../http/schema.js';
-import { AmiEventHub, PbxEngineService, presentAmiSettings } from './pbx-engine.service.js';
+import { AmiEventHub } from './ami/event-hub.js';
+import { PbxEngineService, presentAmiSettings } from './pbx-engine.service.js';
 import { AmiSettings, ConnectionTestResponse, EngineErrorBody, SaveAmiSettingsBody, TraceQuery } from './pbx-engine.schemas.js';
 
 const tags = ['PBX engine'];
 const ADMIN = { auth: { user: 'admin' } } as const;
 
 export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const hub = ctx.config.amiEventsEnabled ? new AmiEventHub(ctx, app.log) : null;
+  const hub = ctx.config.amiEventsEnabled ? new AmiEventHub(ctx, { leaseSeconds: ctx.config.amiEventsLeaseSeconds, log: app.log }) : null;
   if (hub) {
     app.addHook('onReady', async () => hub.start());
     app.addHook('onClose', async () => hub.stop());

@@ -4,10 +4,10 @@ import { NotFound, ValidationFailed } from '../../http/errors.js';
 import type { AppContext } from '../../platform/context.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { AmiSettingsTable } from '../cdrs/cdrs.tables.js';
-import { AsteriskEngine, testAmiConnection, type AmiConnection } from './ami/asterisk-engine.js';
-import { AmiEventListener } from './ami/events.js';
+import { amiConnectionOf, AsteriskEngine, testAmiConnection } from './ami/asterisk-engine.js';
+import type { AmiEventHub } from './ami/event-hub.js';
 import { EngineFailure, type PbxEngine } from './engine.js';
-import { deleteAmiSettings, enabledAmiSettings, findAmiSettings, saveAmiSettings } from './pbx-engine.queries.js';
+import { deleteAmiSettings, findAmiSettings, saveAmiSettings } from './pbx-engine.queries.js';
 import { DEFAULT_AMI_PORT, type AmiSettings, type SaveAmiSettingsBody } from './pbx-engine.schemas.js';
 import { SimulatedEngine } from './simulated-engine.js';
 
@@ -17,47 +17,12 @@ export function presentAmiSettings(row: SettingsRow): Static<typeof AmiSettings>
   return { host: row.host, port: row.port, username: row.username, secret_set: true, enabled: row.enabled === 1, context: row.context, created_at: row.created_at, updated_at: row.updated_at };
 }
 
-function connectionOf(ctx: AppContext, row: SettingsRow): AmiConnection {
-  return { host: row.host, port: row.port, username: row.username, secret: ctx.secrets.open(row.secret_sealed), context: row.context };
-}
-
 /** The tenant's engine: Asterisk when its AMI settings are enabled, else the configured default. */
 export async function engineFor(ctx: AppContext, tenant: Tenant): Promise<PbxEngine> {
   const settings = await findAmiSettings(ctx.db, tenant);
-  if (settings && settings.enabled === 1) return new AsteriskEngine(ctx, connectionOf(ctx, settings));
+  if (settings && settings.enabled === 1) return new AsteriskEngine(ctx, amiConnectionOf(ctx, settings));
   if (ctx.config.pbxEngine === 'simulated') return new SimulatedEngine(ctx);
   throw new EngineFailure(503, 'No PBX engine is configured for this PBX.');
-}
-
-/** One event listener per enabled PBX, kept in step with the settings of this process. */
-export class AmiEventHub {
-  private readonly listeners = new Map<string, AmiEventListener>();
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly log: { warn(obj: object, msg: string): void },
-  ) {}
-
-  async start(): Promise<void> {
-    for (const row of await enabledAmiSettings(this.ctx.db)) this.listen(row);
-  }
-
-  private listen(row: SettingsRow): void {
-    const listener = new AmiEventListener(this.ctx, { pbxId: row.pbx_id }, connectionOf(this.ctx, row), { log: this.log });
-    this.listeners.set(row.pbx_id, listener);
-    listener.start();
-  }
-
-  async refresh(tenant: Tenant): Promise<void> {
-    await this.listeners.get(tenant.pbxId)?.stop();
-    this.listeners.delete(tenant.pbxId);
-    const row = await findAmiSettings(this.ctx.db, tenant);
-    if (row && row.enabled === 1) this.listen(row);
-  }
-
-  async stop(): Promise<void> {
-    await Promise.all([...this.listeners.values()].map((listener) => listener.stop()));
-    this.listeners.clear();
-  }
 }
 
 /** Per-PBX AMI connection settings, managed by the PBX's administrators. */
@@ -88,17 +53,17 @@ export class PbxEngineService {
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
-    await this.hub?.refresh(tenant);
+    await this.hub?.refresh(tenant.pbxId);
     return this.get(tenant);
   }
 
   async remove(tenant: Tenant): Promise<void> {
     if ((await deleteAmiSettings(this.ctx.db, tenant)) === 0) throw new NotFound('No AMI settings are stored for this PBX.');
-    await this.hub?.refresh(tenant);
+    await this.hub?.refresh(tenant.pbxId);
   }
 
   async test(tenant: Tenant, trace: boolean) {
     const row = await this.get(tenant);
-    return testAmiConnection(this.ctx, connectionOf(this.ctx, row), trace);
+    return testAmiConnection(this.ctx, amiConnectionOf(this.ctx, row), trace);
   }
 }

@@ -5,6 +5,9 @@ import { createAdmin, createCallerIdentity, createExtension, createKey, createSi
 import { AmiTestPeer } from './ami/test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
+import { AmiEventHub } from './ami/event-hub.js';
+import { saveAmiSettings } from './pbx-engine.queries.js';
+import { acquireLease } from '../../platform/leases.js';
 
 const SECRET = 's3cr3t-ami';
 
@@ -274,5 +277,117 @@ describe('PBX engine settings and calls over AMI', () => {
     expect(listener.failures).toBe(0);
     expect(listener.nextDelayMs()).toBe(20);
     await listener.stop();
+  });
+});
+
+describe('AMI event listeners across instances', () => {
+  let t: TestApp;
+  const peer = new AmiTestPeer();
+  const log = { warn: () => undefined };
+  const hubs: AmiEventHub[] = [];
+  const hub = () => {
+    const created = new AmiEventHub(t.ctx, { leaseSeconds: 30, log, listener: { backoffBaseMs: 20, backoffMaxMs: 80 } });
+    hubs.push(created);
+    return created;
+  };
+
+  beforeAll(async () => {
+    await peer.start();
+    // The app's own hub stays off: the test plays several instances sharing one database.
+    t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+  });
+  afterAll(async () => {
+    for (const created of hubs) await created.stop();
+    await t.close();
+    await peer.stop();
+  });
+
+  /** A PBX on the peer with an AMI user of its own, so each test counts the logins of its PBX only. */
+  async function pbxOnPeer(enabled = true) {
+    const tenant = await createTenant(t.ctx);
+    const username = `ami-${tenant.pbxId.slice(0, 8)}`;
+    peer.users.set(username, SECRET);
+    const now = t.clock.now().toISOString();
+    await saveAmiSettings(t.ctx.db, { pbx_id: tenant.pbxId, host: '127.0.0.1', port: peer.port, username, secret_sealed: t.ctx.secrets.seal(SECRET), enabled: enabled ? 1 : 0, created_at: now, updated_at: now });
+    return { ...tenant, username, logins: () => peer.actions('login').filter((m) => m.get('Username') === username).length };
+  }
+  // Each test's PBX is switched off at its end, so the hubs of later tests leave it alone.
+  const switchOff = (tenant: { pbxId: string }) => t.ctx.db.updateTable('ami_settings').set({ enabled: 0 }).where('pbx_id', '=', tenant.pbxId).execute();
+
+  it('listens to each PBX from exactly one instance, and another takes over when it stops', async () => {
+    const tenant = await pbxOnPeer();
+    const [a, b] = [hub(), hub()];
+    await a.reconcile();
+    await b.reconcile();
+    await a.reconcile();
+    expect(a.listening()).toEqual([tenant.pbxId]);
+    expect(b.listening()).toEqual([]);
+    await vi.waitFor(() => expect(tenant.logins()).toBe(1), { timeout: 2000 });
+
+    // A stopping instance gives its leases up: the next round of another one picks the PBX up.
+    await a.stop();
+    await b.reconcile();
+    expect(b.listening()).toEqual([tenant.pbxId]);
+    await vi.waitFor(() => expect(tenant.logins()).toBe(2), { timeout: 2000 });
+    await b.stop();
+    await switchOff(tenant);
+  });
+
+  it('takes over the PBXs of an instance that died once its lease lapses', async () => {
+    const tenant = await pbxOnPeer();
+    const [dead, alive] = [hub(), hub()];
+    await dead.reconcile();
+    expect(dead.listening()).toEqual([tenant.pbxId]);
+    // `dead` renews no more; before the lease lapses nobody else listens.
+    t.clock.advance(29);
+    await alive.reconcile();
+    expect(alive.listening()).toEqual([]);
+    t.clock.advance(2);
+    await alive.reconcile();
+    expect(alive.listening()).toEqual([tenant.pbxId]);
+    // If the dead instance comes back, its next round finds the lease taken and stops its listener.
+    await dead.reconcile();
+    expect(dead.listening()).toEqual([]);
+    await alive.stop();
+    await switchOff(tenant);
+  });
+
+  it('follows settings saved through any instance: new, changed, disabled', async () => {
+    const tenant = await pbxOnPeer(false);
+    const [a, b] = [hub(), hub()];
+    await a.reconcile();
+    expect(a.listening()).toEqual([]);
+    // Enabled elsewhere (another instance saved it): picked up on the next round.
+    const enable = async (enabled: number, username = tenant.username) => {
+      t.clock.advance(1);
+      await t.ctx.db.updateTable('ami_settings').set({ enabled, username, updated_at: t.clock.now().toISOString() }).where('pbx_id', '=', tenant.pbxId).execute();
+    };
+    await enable(1);
+    await a.reconcile();
+    await b.reconcile();
+    expect(a.listening()).toEqual([tenant.pbxId]);
+    expect(b.listening()).toEqual([]);
+    await vi.waitFor(() => expect(tenant.logins()).toBe(1), { timeout: 2000 });
+    // Changed settings restart the listener with them: an unknown user is refused, and retried.
+    await enable(1, 'someone-else');
+    await a.reconcile();
+    await vi.waitFor(() => expect(peer.actions('login').filter((m) => m.get('Username') === 'someone-else').length).toBeGreaterThanOrEqual(2), { timeout: 2000 });
+    expect(tenant.logins()).toBe(1);
+    await enable(1);
+    await a.reconcile();
+    await vi.waitFor(() => expect(tenant.logins()).toBe(2), { timeout: 2000 });
+    // Disabled: the listener stops and the lease is given up.
+    await enable(0);
+    await a.reconcile();
+    expect(a.listening()).toEqual([]);
+    expect(await t.ctx.db.selectFrom('leases').selectAll().where('name', '=', `ami-events:${tenant.pbxId}`).execute()).toEqual([]);
+  });
+
+  it('grants a free lease to exactly one of several instances racing for it', async () => {
+    const name = `race-${randomUUID()}`;
+    const now = t.clock.now().toISOString();
+    const until = new Date(t.clock.nowMs() + 30_000).toISOString();
+    const granted = await Promise.all(['i1', 'i2', 'i3', 'i4'].map((holder) => acquireLease(t.ctx.db, name, holder, now, until)));
+    expect(granted.filter(Boolean)).toHaveLength(1);
   });
 });

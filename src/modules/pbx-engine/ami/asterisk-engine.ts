@@ -1,4 +1,6 @@
+import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../platform/context.js';
+import type { AmiSettingsTable } from '../../cdrs/cdrs.tables.js';
 import { EngineFailure, type OriginateRequest, type OriginateResult, type PbxEngine } from '../engine.js';
 import { AmiClient, AmiError, type AmiTraceEntry } from './client.js';
 import type { AmiFields } from './protocol.js';
@@ -9,6 +11,11 @@ export interface AmiConnection {
   username: string;
   secret: string;
   context: string;
+}
+
+/** How to reach a PBX's AMI, from its stored settings (the secret unsealed). */
+export function amiConnectionOf(ctx: AppContext, row: Selectable<AmiSettingsTable>): AmiConnection {
+  return { host: row.host, port: row.port, username: row.username, secret: ctx.secrets.open(row.secret_sealed), context: row.context };
 }
 
 /** Dialplan context the engine uses to ring several endpoints at once (see the README). */
