@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limit.js';
+import { registerQueryFlags } from './http/query-flags.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -75,6 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandling(app, config.env === 'production');
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app, API_PREFIX);
+  registerQueryFlags(app, API_PREFIX);
   registerMetrics(app);
   await registerOpenApi(app, config, API_PREFIX);
   await app.register(authPlugin, { ctx });

@@ -214,6 +214,13 @@ describe('POST /calls/new on the simulated engine', () => {
     expect(trace[0].message).toContain(`Channel: PJSIP/${device.username}`);
     expect(trace[0].message).toContain('Exten: 102');
     expect(trace[1].message).toContain('Response: Success');
+    // The flags take 1/0 as well, as PHP and form encoders send them.
+    const asDigits = await call(user.token, { destination: '102' }, '?debugAmiTrace=1&autoAnswer=0');
+    expect(asDigits.statusCode, asDigits.body).toBe(200);
+    expect(asDigits.json().data.ami_trace).toHaveLength(2);
+    expect(asDigits.json().data.auto_answer).toBe(false);
+    const untraced = await call(user.token, { destination: '102' }, '?debugAmiTrace=0');
+    expect(untraced.json().data).not.toHaveProperty('ami_trace');
   });
 
   it('validates the body and query with 422', async () => {

@@ -322,6 +322,10 @@ describe('call detail records', () => {
       expect(idsOf(await list(listAdmin.token, `?filter[user_id]=${anna.id}`))).toEqual([ids.recorded, ids.annaOutBusy, ids.annaIn]);
       expect(idsOf(await list(listAdmin.token, '?filter[internal]=true'))).toEqual([ids.internal]);
       expect(idsOf(await list(listAdmin.token, '?filter[with_recording]=true'))).toEqual([ids.recorded]);
+      // Boolean query parameters also take 1 and 0; anything else is refused.
+      expect(idsOf(await list(listAdmin.token, '?filter[with_recording]=1'))).toEqual([ids.recorded]);
+      expect(idsOf(await list(listAdmin.token, '?filter[internal]=0'))).toEqual(idsOf(await list(listAdmin.token, '?filter[internal]=false')));
+      expect((await get('/api/v1/cdrs?filter[internal]=yes', listAdmin.token)).statusCode).toBe(422);
       expect(idsOf(await list(listAdmin.token, '?filter[with_recording]=true&filter[user_id]=' + ben.id))).toEqual([]);
     });
 
