@@ -115,16 +115,20 @@ export function cursorAtDepth(newest: number, depth: number): string | null {
 /** Runs per CDR endpoint: BENCH_ROUNDS, at most 3 (eleven endpoints per database). */
 const cdrRounds = (ctx: StepContext) => Math.min(ctx.config.rounds, 3);
 
-/** A discarded warm-up of BENCH_WARMUP seconds, then `cdrRounds` measured runs; any failed request stops the step. */
-async function repeatedRuns(ctx: StepContext, name: string, request: MeasureOptions): Promise<LoadResult[]> {
+/**
+ * A discarded warm-up of BENCH_WARMUP seconds, then `cdrRounds` pairs of (bare server, endpoint)
+ * runs, so each endpoint run has a reading of the machine taken just before it. Any failed
+ * request stops the step.
+ */
+async function pairedRuns(ctx: StepContext, name: string, request: MeasureOptions, bare: MeasureOptions): Promise<Array<{ bare: LoadResult; run: LoadResult }>> {
   const check = (result: LoadResult) => {
-    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors from ${request.url}`);
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors from ${result.url}`);
     return result;
   };
   if (ctx.config.warmupSec > 0) check(await ctx.measure({ ...request, durationSec: ctx.config.warmupSec }));
-  const runs: LoadResult[] = [];
-  for (let i = 0; i < cdrRounds(ctx); i++) runs.push(check(await ctx.measure(request)));
-  return runs;
+  const pairs: Array<{ bare: LoadResult; run: LoadResult }> = [];
+  for (let i = 0; i < cdrRounds(ctx); i++) pairs.push({ bare: check(await ctx.measure(bare)), run: check(await ctx.measure(request)) });
+  return pairs;
 }
 
 /** The benchmark step: its own server (so the detail's per-principal limit can be lifted), 1M records, measurements. */
@@ -146,19 +150,23 @@ export async function benchCdrs(ctx: StepContext): Promise<StepFigures> {
     const member = tenant.users[1];
     const userToken = await server.login(member.email, member.password);
     const figures: StepFigures = { rows: CDR_BENCH_ROWS, seed_seconds: Math.round(seedSeconds * 10) / 10, rounds: cdrRounds(ctx) };
-    // Like the endpoint comparison: a discarded warm-up (JIT, page cache), then several runs; a single 5 s run's p99 is one noisy sample.
-    const measure = async (name: string, path: string, token: string | null) => {
-      const request: MeasureOptions = token ? { url: `${server.apiBase}${path}`, headers: { authorization: `Bearer ${token}` } } : { url: baseline.url };
-      const runs = await repeatedRuns(ctx, name, request);
+    // Like the endpoint comparison: a discarded warm-up (JIT, page cache), then runs paired with the bare server; a single 5 s run's p99 is one noisy sample.
+    const bare: MeasureOptions = { url: baseline.url };
+    const measure = async (name: string, path: string, token: string) => {
+      const pairs = await pairedRuns(ctx, name, { url: `${server.apiBase}${path}`, headers: { authorization: `Bearer ${token}` } }, bare);
+      const runs = pairs.map((pair) => pair.run);
       const p99 = spread(runs.map((r) => r.p99Ms));
+      const bareP99 = median(pairs.map((pair) => pair.bare.p99Ms));
       figures[`${name}_rps`] = Math.round(median(runs.map((r) => r.rps)));
       figures[`${name}_p50_ms`] = round(median(runs.map((r) => r.p50Ms)));
       figures[`${name}_p99_ms`] = round(p99.median);
       figures[`${name}_p99_max_ms`] = round(p99.max);
-      ctx.log(`${name}: ${Math.round(median(runs.map((r) => r.rps)))} req/s, p50 ${median(runs.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${p99.median.toFixed(2)} ms (runs ${runs.map((r) => r.p99Ms.toFixed(1)).join(', ')})`);
+      figures[`${name}_bare_rps`] = Math.round(median(pairs.map((pair) => pair.bare.rps)));
+      figures[`${name}_bare_p99_ms`] = round(bareP99);
+      const runText = pairs.map((pair) => `${pair.run.p99Ms.toFixed(1)} (bare ${pair.bare.p99Ms.toFixed(1)})`).join(', ');
+      ctx.log(`${name}: ${figures[`${name}_rps`]} req/s, p50 ${median(runs.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${p99.median.toFixed(2)} ms; p99 per run ${runText}`);
       return p99.median;
     };
-    await measure('baseline', '', null);
 
     await measure('detail', `/cdrs/detail/${BASE_ID + 500_000}`, adminToken);
     let worstListP99 = 0;
