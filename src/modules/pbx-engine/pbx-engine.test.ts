@@ -383,6 +383,22 @@ describe('AMI event listeners across instances', () => {
     expect(await t.ctx.db.selectFrom('leases').selectAll().where('name', '=', `ami-events:${tenant.pbxId}`).execute()).toEqual([]);
   });
 
+  it('keeps listening to the other PBXs when the settings of one cannot be used', async () => {
+    const broken = await pbxOnPeer();
+    await t.ctx.db.updateTable('ami_settings').set({ secret_sealed: 'not-a-sealed-secret' }).where('pbx_id', '=', broken.pbxId).execute();
+    const healthy = await pbxOnPeer();
+    const warnings: unknown[] = [];
+    const instance = new AmiEventHub(t.ctx, { leaseSeconds: 30, log: { warn: (obj) => warnings.push(obj) } });
+    hubs.push(instance);
+    await instance.reconcile();
+    expect(instance.listening()).toEqual([healthy.pbxId]);
+    expect(warnings).toEqual([expect.objectContaining({ pbx_id: broken.pbxId })]);
+    await vi.waitFor(() => expect(healthy.logins()).toBe(1), { timeout: 2000 });
+    await instance.stop();
+    await switchOff(broken);
+    await switchOff(healthy);
+  });
+
   it('grants a free lease to exactly one of several instances racing for it', async () => {
     const name = `race-${randomUUID()}`;
     const now = t.clock.now().toISOString();

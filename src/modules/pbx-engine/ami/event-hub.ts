@@ -56,8 +56,11 @@ export class AmiEventHub {
     return this.serially(async () => {
       const rows = await enabledAmiSettings(this.ctx.db);
       const enabled = new Set(rows.map((row) => row.pbx_id));
-      for (const row of rows) await this.apply(row.pbx_id, row);
-      for (const pbxId of this.listening()) if (!enabled.has(pbxId)) await this.apply(pbxId, undefined);
+      // One PBX whose settings cannot be used (say a secret sealed with another key) must not hold up the others.
+      const settle = (pbxId: string, row: SettingsRow | undefined) =>
+        this.apply(pbxId, row).catch((error: unknown) => this.options.log.warn({ err: error, pbx_id: pbxId }, 'AMI event listener not started'));
+      for (const row of rows) await settle(row.pbx_id, row);
+      for (const pbxId of this.listening()) if (!enabled.has(pbxId)) await settle(pbxId, undefined);
     });
   }
 
