@@ -56,17 +56,14 @@ export class AmiEventHub {
     return this.serially(async () => {
       const rows = await enabledAmiSettings(this.ctx.db);
       const enabled = new Set(rows.map((row) => row.pbx_id));
-      // One PBX whose settings cannot be used (say a secret sealed with another key) must not hold up the others.
-      const settle = (pbxId: string, row: SettingsRow | undefined) =>
-        this.apply(pbxId, row).catch((error: unknown) => this.options.log.warn({ err: error, pbx_id: pbxId }, 'AMI event listener not started'));
-      for (const row of rows) await settle(row.pbx_id, row);
-      for (const pbxId of this.listening()) if (!enabled.has(pbxId)) await settle(pbxId, undefined);
+      for (const row of rows) await this.settle(row.pbx_id, row);
+      for (const pbxId of this.listening()) if (!enabled.has(pbxId)) await this.settle(pbxId, undefined);
     });
   }
 
   /** After a settings change on this instance: applied at once rather than on the next round. */
   refresh(pbxId: string): Promise<void> {
-    return this.serially(async () => this.apply(pbxId, await findAmiSettings(this.ctx.db, { pbxId })));
+    return this.serially(async () => this.settle(pbxId, await findAmiSettings(this.ctx.db, { pbxId })));
   }
 
   async stop(): Promise<void> {
@@ -83,6 +80,14 @@ export class AmiEventHub {
     return run;
   }
 
+  /**
+   * One PBX whose settings cannot be used (say a secret sealed with another key) is logged, not
+   * thrown: it must neither hold up the other PBXs nor fail the request that saved its settings.
+   */
+  private settle(pbxId: string, row: SettingsRow | undefined): Promise<void> {
+    return this.apply(pbxId, row).catch((error: unknown) => this.options.log.warn({ err: error, pbx_id: pbxId }, 'AMI event listener not started'));
+  }
+
   private async apply(pbxId: string, row: SettingsRow | undefined): Promise<void> {
     if (!row || row.enabled !== 1) return this.drop(pbxId, true);
     const now = this.ctx.clock.nowMs();
@@ -90,7 +95,11 @@ export class AmiEventHub {
     if (!held) return this.drop(pbxId, false);
     const current = this.listeners.get(pbxId);
     if (current?.version === row.updated_at) return;
-    if (current) await current.listener.stop();
+    if (current) {
+      // Out of the map before anything can fail, so a stopped listener is never reported as listening.
+      this.listeners.delete(pbxId);
+      await current.listener.stop();
+    }
     const listener = new AmiEventListener(this.ctx, { pbxId }, amiConnectionOf(this.ctx, row), { ...this.options.listener, log: this.options.log });
     this.listeners.set(pbxId, { listener, version: row.updated_at });
     listener.start();
