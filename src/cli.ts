@@ -1,15 +1,15 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config.js';
-import { seedDemo } from './db/seed/demo.js';
+import { seedDemo } from './demo-seed.js';
 import { migrateToLatest } from './db/migrate.js';
 import { commandContext, openConfiguredDatabase, openMigratedDatabase } from './runtime.js';
 import { serve } from './server.js';
 import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
 import { announceChange } from './platform/cache/change-broadcast.js';
 import { INTEGRATION_SCOPES } from './platform/auth/principal.js';
-import { findPbx, insertPbx } from './modules/tenants/tenants.queries.js';
-import { insertUser } from './modules/users/users.queries.js';
+import { findPbx, insertPbx } from './platform/tenants.js';
+import { insertUser } from './modules/directory/users/users.queries.js';
 import { isUniqueViolation } from './db/errors.js';
 import type { ApiKeyKind } from './db/schema.js';
 

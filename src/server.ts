@@ -1,6 +1,6 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
-import { demoSeedExists, seedDemo, type DemoSeed } from './db/seed/demo.js';
+import { demoSeedExists, seedDemo, type DemoSeed } from './demo-seed.js';
 import { commandContext, openMigratedDatabase } from './runtime.js';
 
 /** Migrates, seeds the demo data into an empty database when enabled, listens, and shuts down gracefully. */

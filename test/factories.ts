@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../src/platform/context.js';
-import { insertPbx } from '../src/modules/tenants/tenants.queries.js';
-import { insertUser, type NewUser } from '../src/modules/users/users.queries.js';
+import { insertPbx } from '../src/platform/tenants.js';
+import { insertUser, type NewUser } from '../src/modules/directory/users/users.queries.js';
 import { issueUserToken } from '../src/platform/auth/tokens.js';
 import { createApiKey } from '../src/platform/auth/api-keys.js';
 import type { ApiKeyKind } from '../src/db/schema.js';
-import { CallerIdentitiesService } from '../src/modules/caller-identities/caller-identities.service.js';
-import { ExtensionsService } from '../src/modules/extensions/extensions.service.js';
-import { PhoneNumbersService } from '../src/modules/phone-numbers/phone-numbers.service.js';
-import { SipDevicesService } from '../src/modules/sip-devices/sip-devices.service.js';
+import { CallerIdentitiesService } from '../src/modules/directory/caller-identities/caller-identities.service.js';
+import { ExtensionsService } from '../src/modules/directory/extensions/extensions.service.js';
+import { PhoneNumbersService } from '../src/modules/directory/phone-numbers/phone-numbers.service.js';
+import { SipDevicesService } from '../src/modules/directory/sip-devices/sip-devices.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 

@@ -3,7 +3,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { DemoSeed } from '../db/seed/demo.js';
+import type { DemoSeed } from '../demo-seed.js';
 import { createBenchSchema, type BenchSchema } from './postgres.js';
 import { freePort, onCleanup, removeTempDir, runChild, startChild, trackTempDir, waitForHttp, type StartedChild } from './processes.js';
 

@@ -3,12 +3,12 @@
  * in both dialects, so one set of queries serves SQLite and PostgreSQL alike.
  */
 import type { Generated } from 'kysely';
-import type { DirectoryTables } from '../modules/directory.tables.js';
-import type { AddressBookTables } from '../modules/contacts/contacts.tables.js';
-import type { ContactImportTables } from '../modules/contact-imports/contact-imports.tables.js';
+import type { DirectoryTables } from '../modules/directory/directory.tables.js';
+import type { AddressBookTables } from '../modules/address-book/address-book.tables.js';
+import type { ContactImportTables } from '../modules/address-book/imports.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
-import type { CallTables } from '../modules/cdrs/cdrs.tables.js';
+import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { LeaseTables } from '../platform/leases.js';
 
 /** 0 or 1; columns with a database default are Generated so inserts may leave them out. */

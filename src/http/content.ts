@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ClientError } from './errors.js';
+import { ClientError } from '../platform/errors.js';
 
 /** Media types a route answers with: JSON, or what its response schemas declare (downloads). */
 function producedMediaTypes(request: FastifyRequest): string[] {

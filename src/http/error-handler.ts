@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ClientError, HttpError, NotFound, ValidationFailed, type FieldErrors } from './errors.js';
+import { ClientError, HttpError, NotFound, ValidationFailed, type FieldErrors } from '../platform/errors.js';
 import { validationMessage, validationField, type AjvError } from './validation-messages.js';
 
 /** Fastify's own client errors and the status and message they answer with. */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
-import { TooManyRequests } from './errors.js';
+import { TooManyRequests } from '../platform/errors.js';
 import { rateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 
 /** A route's own limit, replacing the default one on that route (e.g. the call-detail read). */

@@ -2,7 +2,7 @@ import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { Clock } from '../platform/clock.js';
 import type { Tenant } from '../platform/tenancy.js';
-import { NotFound } from './errors.js';
+import { NotFound } from '../platform/errors.js';
 
 /** Tables whose rows carry `pbx_id` and `deleted_at`, so they can be trashed and restored. */
 export type SoftDeletable = {

@@ -1,4 +1,4 @@
-import { Forbidden } from '../http/errors.js';
+import { Forbidden } from './errors.js';
 import type { Principal } from './auth/principal.js';
 
 /** The tenant every query of tenant data is scoped to. Built from the principal only. */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from './clock.js';
-import { TooManyRequests } from '../http/errors.js';
+import { TooManyRequests } from './errors.js';
 
 /** Fixed-window counters shared by every throttle (in memory, or Redis across instances). */
 export interface CounterStore {

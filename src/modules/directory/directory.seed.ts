@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import type { DemoSeeder } from '../../db/seed/seeders.js';
+import type { DemoSeeder } from '../../platform/demo-seeder.js';
 import type { Principal } from '../../platform/auth/principal.js';
-import { CallerIdentitiesService } from '../caller-identities/caller-identities.service.js';
-import { DndService } from '../dnd/dnd.service.js';
-import { ExtensionsService } from '../extensions/extensions.service.js';
-import { ForwardsService } from '../forwards/forwards.service.js';
-import { PhoneButtonsService } from '../phone-buttons/phone-buttons.service.js';
-import { PhoneNumbersService } from '../phone-numbers/phone-numbers.service.js';
-import { PushDevicesService } from '../push-devices/push-devices.service.js';
-import { SipDevicesService } from '../sip-devices/sip-devices.service.js';
-import { TwinningsService } from '../twinnings/twinnings.service.js';
-import { UserGroupsService } from '../user-groups/user-groups.service.js';
-import { findUser } from '../users/users.queries.js';
-import { WebrtcService } from '../webrtc/webrtc.service.js';
+import { CallerIdentitiesService } from './caller-identities/caller-identities.service.js';
+import { DndService } from './dnd/dnd.service.js';
+import { ExtensionsService } from './extensions/extensions.service.js';
+import { ForwardsService } from './forwards/forwards.service.js';
+import { PhoneButtonsService } from './phone-buttons/phone-buttons.service.js';
+import { PhoneNumbersService } from './phone-numbers/phone-numbers.service.js';
+import { PushDevicesService } from './push-devices/push-devices.service.js';
+import { SipDevicesService } from './sip-devices/sip-devices.service.js';
+import { TwinningsService } from './twinnings/twinnings.service.js';
+import { UserGroupsService } from './user-groups/user-groups.service.js';
+import { findUser } from './users/users.queries.js';
+import { WebrtcService } from './webrtc/webrtc.service.js';
 
 /** Numbers that are valid in each demo country's plan (written as a local would dial them). */
 const NUMBERS: Record<string, { main: string; mobile: string; backup: string; provisioned: string; external: string }> = {

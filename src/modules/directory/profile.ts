@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Tenant } from '../../platform/tenancy.js';
-import type { UserRow } from './access.js';
-import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
-import { extensionsOfUsers } from '../extensions/extensions.queries.js';
-import { presentExtension } from '../extensions/extensions.service.js';
-import { sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
-import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
-import { twinningsOfUsers } from '../twinnings/twinnings.queries.js';
-import { presentTwinning } from '../twinnings/twinnings.service.js';
-import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
-import { webrtcSummary } from '../webrtc/webrtc.service.js';
+import type { UserRow } from './shared/access.js';
+import { callerIdentitiesOfUsers, presentCallerIdentity } from './caller-identities/caller-identities.service.js';
+import { extensionsOfUsers } from './extensions/extensions.queries.js';
+import { presentExtension } from './extensions/extensions.service.js';
+import { sipDevicesOfUsers } from './sip-devices/sip-devices.queries.js';
+import { presentSipDevice } from './sip-devices/sip-devices.service.js';
+import { twinningsOfUsers } from './twinnings/twinnings.queries.js';
+import { presentTwinning } from './twinnings/twinnings.service.js';
+import { groupsOfUsers, presentUserGroup } from './user-groups/user-groups.service.js';
+import { webrtcSummary } from './webrtc/webrtc.service.js';
 
 /** The directory arrays of the `/me` profile, each in its module's presentation. */
 export async function profileDirectory(db: Kysely<DB>, tenant: Tenant, user: UserRow) {

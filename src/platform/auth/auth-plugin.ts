@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Unauthorized } from '../../http/errors.js';
+import { Unauthorized } from '../errors.js';
 import type { AppContext } from '../context.js';
 import { tenantOf, type Tenant } from '../tenancy.js';
 import { Authenticator, tokenFromHeader } from './authenticate.js';

@@ -1,4 +1,4 @@
-import { Forbidden } from '../../http/errors.js';
+import { Forbidden } from '../errors.js';
 
 export type Role = 'admin' | 'user';
 

@@ -1,0 +1,145 @@
+import type { AppContext } from './platform/context.js';
+import { createApiKey } from './platform/auth/api-keys.js';
+import { insertPbx } from './platform/tenants.js';
+import { insertUser } from './modules/directory/users/users.queries.js';
+import { DEMO_SEEDERS, type DemoTenantContext } from './platform/demo-seeder.js';
+
+export interface DemoUser {
+  id: string;
+  email: string;
+  password: string;
+  employee_id: string | null;
+}
+
+export interface DemoTenant {
+  pbx_id: string;
+  name: string;
+  admin: { id: string; email: string; password: string };
+  users: DemoUser[];
+  disabled_user: { email: string; password: string };
+  pbx_api_key: string;
+  pbx_server_key: string;
+  internal_api_key: string;
+  integration_api_keys: Array<{ token: string; scopes: string[] }>;
+  samples: Record<string, unknown>;
+}
+
+export interface DemoSeed {
+  base_url: string;
+  tenants: DemoTenant[];
+}
+
+interface TenantPlan {
+  name: string;
+  domain: string;
+  country: string;
+  timezone: string;
+  admin: [string, string];
+  users: Array<[string, string]>;
+  disabled: [string, string];
+}
+
+const PLANS: TenantPlan[] = [
+  {
+    name: 'Acme Logistics S.à r.l.',
+    domain: 'acme.example',
+    country: 'LU',
+    timezone: 'Europe/Luxembourg',
+    admin: ['Anna', 'Schmit'],
+    users: [
+      ['Luc', 'Weber'],
+      ['Marie', 'Hoffmann'],
+    ],
+    disabled: ['Paul', 'Muller'],
+  },
+  {
+    name: 'Globex Handels GmbH',
+    domain: 'globex.example',
+    country: 'DE',
+    timezone: 'Europe/Berlin',
+    admin: ['Greta', 'Vogel'],
+    users: [
+      ['Jonas', 'Becker'],
+      ['Lena', 'Schneider'],
+    ],
+    disabled: ['Karl', 'Fischer'],
+  },
+];
+
+const SETTING_KEY = 'demo_seed';
+
+export async function demoSeedExists(db: AppContext['db']): Promise<boolean> {
+  return !!(await db.selectFrom('settings').select('key').where('key', '=', SETTING_KEY).executeTakeFirst());
+}
+
+/**
+ * Two tenants, each with an admin, two users, a disabled user and every kind of key, so
+ * cross-tenant and cross-user behaviour can be tried from the demo data alone. Seeding again
+ * returns the first answer (kept sealed in `settings`, since tokens are stored only as hashes).
+ */
+export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; created: boolean }> {
+  const existing = await ctx.db.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+  if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
+
+  const tenants: DemoTenant[] = [];
+  for (const plan of PLANS) tenants.push(await seedTenant(ctx, plan));
+  const seed: DemoSeed = { base_url: ctx.config.baseUrl, tenants };
+  await ctx.db
+    .insertInto('settings')
+    .values({ key: SETTING_KEY, value: ctx.secrets.seal(JSON.stringify(seed)), updated_at: ctx.clock.now().toISOString() })
+    .execute();
+  return { seed, created: true };
+}
+
+async function seedTenant(ctx: AppContext, plan: TenantPlan): Promise<DemoTenant> {
+  const { db, clock, secrets } = ctx;
+  const pbx = await insertPbx(db, clock, { name: plan.name, countryCode: plan.country, timezone: plan.timezone });
+  const slug = plan.domain.split('.')[0];
+  const person = async ([first, last]: [string, string], role: 'admin' | 'user', status: 'active' | 'disabled' = 'active') => {
+    const email = `${first}.${last}@${plan.domain}`.toLowerCase();
+    const password = `${slug}-${first.toLowerCase()}-2026`;
+    const user = await insertUser(db, clock, {
+      pbx_id: pbx.id,
+      email,
+      password,
+      first_name: first,
+      last_name: last,
+      role,
+      status,
+      language: plan.country === 'DE' ? 'de' : 'en',
+      email_verified_at: clock.now().toISOString(),
+      allow_manage_global_contacts: role === 'admin' ? 1 : 0,
+      call_information_visibility: role === 'admin' ? 'own_calls' : 'own_group_only',
+      call_recordings_visibility: 'own_calls',
+      voicemail_type: 'enabled',
+      voicemail_destination: 'email_only',
+      concurrent_calls: 2,
+    });
+    return { id: user.id, email, password, employee_id: null };
+  };
+
+  const admin = await person(plan.admin, 'admin');
+  const users = [await person(plan.users[0], 'user'), await person(plan.users[1], 'user')];
+  const disabled = await person(plan.disabled, 'user', 'disabled');
+  const key = (kind: 'pbx' | 'pbx_server' | 'internal' | 'integration', name: string, scopes?: string[]) =>
+    createApiKey(db, clock, secrets, { pbxId: pbx.id, kind, name, scopes, createdByUserId: kind === 'integration' ? admin.id : null }).then((k) => k.token);
+
+  const tenant: DemoTenant = {
+    pbx_id: pbx.id,
+    name: pbx.name,
+    admin: { id: admin.id, email: admin.email, password: admin.password },
+    users: [admin, ...users],
+    disabled_user: { email: disabled.email, password: disabled.password },
+    pbx_api_key: await key('pbx', 'PBX server'),
+    pbx_server_key: await key('pbx_server', 'PBX engine callbacks'),
+    internal_api_key: await key('internal', `Internal services (${slug})`),
+    integration_api_keys: [
+      { token: await key('integration', 'CRM call history', ['call-history']), scopes: ['call-history'] },
+      { token: await key('integration', 'Number inventory sync', ['phone-numbers']), scopes: ['phone-numbers'] },
+    ],
+    samples: {},
+  };
+  const context: DemoTenantContext = { pbxId: pbx.id, countryCode: plan.country, admin: tenant.admin, users: tenant.users };
+  for (const seeder of DEMO_SEEDERS) Object.assign(tenant.samples, await seeder(ctx, context));
+  return tenant;
+}

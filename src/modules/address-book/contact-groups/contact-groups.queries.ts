@@ -1,0 +1,50 @@
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { matchesSearch } from '../../../db/search.js';
+import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { ContactGroupTable } from '../address-book.tables.js';
+import { fetchPage } from '../../../db/paging.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+function groups(db: Db, tenant: Tenant, search?: string) {
+  let query = db.selectFrom('contact_groups').where('pbx_id', '=', tenant.pbxId);
+  if (search) query = query.where(matchesSearch(['name', 'description'], search));
+  return query;
+}
+
+export async function listGroups(db: Db, tenant: Tenant, search: string | undefined, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(() => groups(db, tenant, search), (query) => query.selectAll(), sort, page);
+}
+
+export function findGroup(db: Db, tenant: Tenant, id: string) {
+  return groups(db, tenant).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function insertGroup(db: Db, row: Insertable<ContactGroupTable>) {
+  return db.insertInto('contact_groups').values(row).execute();
+}
+
+export function updateGroup(db: Db, tenant: Tenant, id: string, values: Partial<Insertable<ContactGroupTable>>) {
+  return db.updateTable('contact_groups').set(values).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+export function deleteGroup(db: Db, tenant: Tenant, id: string) {
+  return db.deleteFrom('contact_groups').where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+export async function replaceGroupUsers(db: Db, groupId: string, userIds: string[]) {
+  await db.deleteFrom('contact_group_users').where('group_id', '=', groupId).execute();
+  if (userIds.length) await db.insertInto('contact_group_users').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+}
+
+export async function liveUserIds(db: Db, tenant: Tenant, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('users').select('id').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+export function groupByName(db: Db, tenant: Tenant, name: string) {
+  return groups(db, tenant).select('id').where('name', '=', name).executeTakeFirst();
+}

@@ -1,0 +1,38 @@
+import type { Selectable } from 'kysely';
+import type { ContactImportErrorTable, ContactImportRecordTable, ContactImportTable } from '../imports.tables.js';
+import type { ContactImportView, ImportMappingT } from './contact-imports.schemas.js';
+
+export type ImportRow = Selectable<ContactImportTable>;
+
+export function presentImport(
+  row: ImportRow,
+  related: { records?: Array<Selectable<ContactImportRecordTable>>; errors?: Array<Selectable<ContactImportErrorTable>> } = {},
+): ContactImportView {
+  const mappings = JSON.parse(row.mappings) as ImportMappingT[];
+  return {
+    id: row.id,
+    status: row.status,
+    file_type: row.file_type,
+    file_name: row.original_name,
+    records_count: row.records_count,
+    errors_count: row.errors_count,
+    can_confirm: row.status === 'incomplete' && mappings.length > 0,
+    header_row_position: row.header_row_position,
+    sheet_index: row.sheet_index,
+    delimiter: row.delimiter,
+    enclosure: row.enclosure,
+    input_encoding: row.input_encoding,
+    skip_on_error: row.skip_on_error === 1,
+    notify_owner_by_email: row.notify_owner_by_email === 1,
+    webhook_url: row.webhook_url,
+    mappings,
+    failure_reason: row.failure_reason,
+    created_at: row.created_at,
+    started_at: row.started_at,
+    completed_at: row.completed_at,
+    ...(related.records ? { records: related.records.map((r) => ({ model_id: r.model_id, is_new: r.is_new === 1, was_trashed: r.was_trashed === 1 })) } : {}),
+    ...(related.errors
+      ? { errors: related.errors.map((e) => ({ row: e.row, attribute: e.attribute, messages: JSON.parse(e.messages) as string[], row_data: JSON.parse(e.row_data) as Record<string, string> })) }
+      : {}),
+  };
+}

@@ -1,0 +1,75 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { IncludeParam } from '../../../http/include.js';
+import { ListQuery } from '../../../http/list-query.js';
+
+export const IMPORT_STATUSES = ['incomplete', 'pending', 'processing', 'completed', 'completed_with_errors', 'failed'] as const;
+/**
+ * Contact fields a column can fill. `phone_number` may be mapped several times (subfields `label`
+ * and `type` describe each); `group` holds the name of an existing contact group.
+ */
+export const IMPORT_FIELDS = ['name1', 'name2', 'email', 'company_name', 'department', 'job_title', 'notes', 'vip', 'phone_number', 'group'] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+export const ImportMapping = Type.Object(
+  {
+    field: StringEnum(IMPORT_FIELDS),
+    column: Type.Integer({ minimum: 0, maximum: 1000, description: '0-based index of the column (see the preview).' }),
+    subfields: Type.Array(Type.Object({ name: StringEnum(['label', 'type'] as const), value: Nullable(Type.String({ maxLength: 255 })) }, { additionalProperties: false }), {
+      default: [],
+      maxItems: 5,
+      description: 'For phone_number: label (free text) and type (work, mobile, home, fax, other).',
+    }),
+  },
+  { additionalProperties: false },
+);
+export type ImportMappingT = Static<typeof ImportMapping>;
+
+export const ImportRecord = Type.Object({ model_id: Uuid(), is_new: Type.Boolean(), was_trashed: Type.Boolean() });
+export const ImportError = Type.Object({ row: Type.Integer({ minimum: 1 }), attribute: Nullable(Type.String()), messages: Type.Array(Type.String()), row_data: Type.Record(Type.String(), Type.String()) });
+
+export const ContactImport = Type.Object(
+  {
+    id: Uuid(),
+    status: StringEnum(IMPORT_STATUSES),
+    file_type: Nullable(StringEnum(['csv', 'xls', 'xlsx'] as const)),
+    file_name: Nullable(Type.String()),
+    records_count: Type.Integer(),
+    errors_count: Type.Integer(),
+    can_confirm: Type.Boolean({ description: 'True while incomplete with a saved mapping.' }),
+    header_row_position: Nullable(Type.Integer({ minimum: 1 })),
+    sheet_index: Nullable(Type.Integer({ minimum: 0 })),
+    delimiter: Nullable(Type.String()),
+    enclosure: Nullable(Type.String()),
+    input_encoding: Nullable(Type.String()),
+    skip_on_error: Type.Boolean(),
+    notify_owner_by_email: Type.Boolean(),
+    webhook_url: Nullable(Type.String({ format: 'uri' })),
+    mappings: Type.Array(ImportMapping),
+    failure_reason: Nullable(Type.String()),
+    created_at: DateTime(),
+    started_at: Nullable(DateTime()),
+    completed_at: Nullable(DateTime()),
+    records: Type.Optional(Type.Array(ImportRecord, { description: 'Only with include=records.' })),
+    errors: Type.Optional(Type.Array(ImportError, { description: 'Only with include=errors.' })),
+  },
+  { $id: 'ContactImport' },
+);
+export type ContactImportView = Static<typeof ContactImport>;
+
+export const ImportParams = Type.Object({ id: Uuid({ description: 'import id (UUID)' }) });
+export const ImportDetailQuery = Type.Object({ include: IncludeParam(['records', 'errors']) });
+export const ImportListQuery = ListQuery({ search: false, sort: ['created_at'], filters: { status: StringEnum(IMPORT_STATUSES) } });
+export const MappingsBody = Type.Object({ mappings: Type.Array(ImportMapping, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+
+export const ImportPreview = Type.Object({
+  file_type: StringEnum(['csv', 'xls', 'xlsx'] as const),
+  delimiter: Nullable(Type.String()),
+  input_encoding: Nullable(Type.String()),
+  header_row_position: Nullable(Type.Integer()),
+  sheet_index: Nullable(Type.Integer()),
+  sheets: Type.Array(Type.String(), { description: 'Sheet names of a workbook; empty for CSV.' }),
+  columns: Type.Array(Type.Object({ index: Type.Integer(), name: Type.String() })),
+  rows: Type.Array(Type.Object({ row: Type.Integer(), cells: Type.Array(Type.String()) }), { description: 'The first data rows (up to 10).' }),
+  fields: Type.Array(Type.String(), { description: 'Contact fields a column can be mapped to.' }),
+});

@@ -1,0 +1,190 @@
+import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Transaction } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { likePattern } from '../../../http/list-query.js';
+import { shapedQuery, type Placeholder } from '../../../db/reusable-query.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CdrParticipantTable, CdrRecordingTable, CdrStatus, CdrTable, CdrType } from '../calls.tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+export type CdrRow = Selectable<CdrTable>;
+export type RecordingRow = Selectable<CdrRecordingTable>;
+
+/** Which calls a principal may see: every call of the PBX, those involving some users, or none. */
+export type CdrScope = { kind: 'all' } | { kind: 'users'; userIds: string[] } | { kind: 'none' };
+
+export interface CdrFilters {
+  from?: string;
+  to?: string;
+  type?: CdrType;
+  status?: CdrStatus;
+  userId?: string;
+  internal?: boolean;
+  withRecording?: boolean;
+  search?: string;
+}
+
+export interface Keyset {
+  startTime: string;
+  cdrId: number;
+}
+
+/** The list's columns: everything but the detail-only JSON. */
+const LIST_COLUMNS = [
+  'c.pbx_id', 'c.cdr_id', 'c.type', 'c.status', 'c.start_time', 'c.answer_time', 'c.end_time', 'c.duration', 'c.billsec',
+  'c.is_transfer_call', 'c.is_internal', 'c.is_conference_call', 'c.has_recording', 'c.caller_user_id', 'c.caller_name', 'c.caller_number', 'c.receivers',
+] as const;
+export type CdrListRow = Pick<CdrRow, 'pbx_id' | 'cdr_id' | 'type' | 'status' | 'start_time' | 'answer_time' | 'end_time' | 'duration' | 'billsec' | 'is_transfer_call' | 'is_internal' | 'is_conference_call' | 'has_recording' | 'caller_user_id' | 'caller_name' | 'caller_number' | 'receivers'>;
+
+const ref = (column: string) => sql.ref(column);
+
+/** Filter conditions on the `c` (cdrs) alias, shared by both list plans; values are the query's placeholders. */
+function conditions(filters: CdrFilters, p: Placeholder): Array<Expression<SqlBool>> {
+  const out: Array<Expression<SqlBool>> = [];
+  if (filters.type) out.push(sql<SqlBool>`${ref('c.type')} = ${p('type')}`);
+  if (filters.status) out.push(sql<SqlBool>`${ref('c.status')} = ${p('status')}`);
+  if (filters.internal !== undefined) out.push(sql<SqlBool>`${ref('c.is_internal')} = ${p('internal')}`);
+  if (filters.withRecording !== undefined) out.push(sql<SqlBool>`${ref('c.has_recording')} = ${p('recording')}`);
+  if (filters.search) out.push(sql<SqlBool>`${ref('c.search_text')} like ${p('search')} escape '\\'`);
+  return out;
+}
+
+/** Time bounds and the keyset on the driving table's (start_time, cdr_id), written so an index range serves them. */
+function timeConditions(alias: 'c' | 'p', filters: CdrFilters, after: Keyset | null, p: Placeholder): Array<Expression<SqlBool>> {
+  const start = ref(`${alias}.start_time`);
+  const id = ref(`${alias}.cdr_id`);
+  const out: Array<Expression<SqlBool>> = [];
+  if (filters.from) out.push(sql<SqlBool>`${start} >= ${p('from')}`);
+  if (filters.to) out.push(sql<SqlBool>`${start} <= ${p('to')}`);
+  // A row-value comparison is one index range on both dialects; the equivalent `<= and (< or <)` made SQLite filter row by row (77 µs against 33 µs per page at 1M records).
+  if (after) out.push(sql<SqlBool>`(${start}, ${id}) < (${p('after_start')}, ${p('after_id')})`);
+  return out;
+}
+
+function participatesAny(count: number, p: Placeholder): Expression<SqlBool> {
+  const ids = sql.join(Array.from({ length: count }, (_, i) => sql`${p(`peer_${i}`)}`));
+  return sql<SqlBool>`exists (select 1 from cdr_participants sp where sp.pbx_id = ${ref('c.pbx_id')} and sp.cdr_id = ${ref('c.cdr_id')} and sp.user_id in (${ids}))`;
+}
+
+// The list runs on every history screen: its SQL is compiled once per combination of filters.
+const historyPage = shapedQuery<CdrListRow>();
+
+/**
+ * One page of the history, newest first, keyset-paginated on (start_time, cdr_id). When the
+ * calls of one user are asked for (own calls, or the user filter), the walk follows that user's
+ * participant index; otherwise the tenant's start-time index. Either way a deep page costs the
+ * same as the first.
+ */
+export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters: CdrFilters, after: Keyset | null, limit: number): Promise<CdrListRow[]> {
+  if (scope.kind === 'none') return [];
+  const drivingUser = filters.userId ?? (scope.kind === 'users' && scope.userIds.length === 1 ? scope.userIds[0] : null);
+  // Calls of the driving user; when it lies outside the viewer's scope, one of the scope's users must take part too.
+  const peers = scope.kind === 'users' && (!drivingUser || !scope.userIds.includes(drivingUser)) ? scope.userIds : [];
+  const values: Record<string, unknown> = {
+    pbx: tenant.pbxId,
+    user: drivingUser,
+    limit,
+    type: filters.type,
+    status: filters.status,
+    internal: filters.internal ? 1 : 0,
+    recording: filters.withRecording ? 1 : 0,
+    search: filters.search ? likePattern(filters.search.toLowerCase()) : undefined,
+    from: filters.from,
+    to: filters.to,
+    after_start: after?.startTime,
+    after_id: after?.cdrId,
+  };
+  peers.forEach((id, i) => (values[`peer_${i}`] = id));
+  const set = (['type', 'status', 'internal', 'withRecording', 'search', 'from', 'to'] as const).filter((key) => filters[key] !== undefined && filters[key] !== '');
+  const shape = `${drivingUser ? 'user' : 'tenant'}|peers=${peers.length}|${set.join(',')}|after=${after ? 1 : 0}`;
+  return historyPage(db as Kysely<DB>, shape, values, (p) => {
+    const where = conditions(filters, p);
+    if (peers.length) where.push(participatesAny(peers.length, p));
+    if (drivingUser) {
+      let query = db
+        .selectFrom('cdr_participants as p')
+        .innerJoin('cdrs as c', (join) => join.onRef('c.pbx_id', '=', 'p.pbx_id').onRef('c.cdr_id', '=', 'p.cdr_id'))
+        .select(LIST_COLUMNS)
+        .where('p.pbx_id', '=', p<string>('pbx'))
+        .where('p.user_id', '=', p<string>('user'));
+      for (const condition of [...timeConditions('p', filters, after, p), ...where]) query = query.where(condition);
+      return query.orderBy('p.start_time', 'desc').orderBy('p.cdr_id', 'desc').limit(p<number>('limit'));
+    }
+    let query = db.selectFrom('cdrs as c').select(LIST_COLUMNS).where('c.pbx_id', '=', p<string>('pbx'));
+    for (const condition of [...timeConditions('c', filters, after, p), ...where]) query = query.where(condition);
+    return query.orderBy('c.start_time', 'desc').orderBy('c.cdr_id', 'desc').limit(p<number>('limit'));
+  });
+}
+
+export function findCdr(db: Db, tenant: Tenant, cdrId: number) {
+  return db.selectFrom('cdrs').selectAll().where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', cdrId).executeTakeFirst();
+}
+
+export async function participantsOf(db: Db, tenant: Tenant, cdrId: number): Promise<string[]> {
+  const rows = await db.selectFrom('cdr_participants').select('user_id').where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', cdrId).execute();
+  return rows.map((row) => row.user_id);
+}
+
+export function recordingsOf(db: Db, tenant: Tenant, cdrId: number) {
+  return db.selectFrom('cdr_recordings').selectAll().where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', cdrId).execute();
+}
+
+export function findRecordingByPath(db: Db, tenant: Tenant, path: string) {
+  return db.selectFrom('cdr_recordings').selectAll().where('pbx_id', '=', tenant.pbxId).where('path', '=', path).executeTakeFirst();
+}
+
+/** Stores new records and skips ids already stored; returns the ids that were new. */
+export async function insertCdrs(trx: Db, rows: Array<Insertable<CdrTable>>): Promise<Set<number>> {
+  if (rows.length === 0) return new Set();
+  const inserted = await trx
+    .insertInto('cdrs')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['pbx_id', 'cdr_id']).doNothing())
+    .returning('cdr_id')
+    .execute();
+  return new Set(inserted.map((row) => Number(row.cdr_id)));
+}
+
+export async function insertParticipants(trx: Db, rows: Array<Insertable<CdrParticipantTable>>): Promise<void> {
+  if (rows.length === 0) return;
+  await trx.insertInto('cdr_participants').values(rows).onConflict((oc) => oc.columns(['pbx_id', 'cdr_id', 'user_id']).doNothing()).execute();
+}
+
+export async function upsertRecording(trx: Db, row: Insertable<CdrRecordingTable>): Promise<void> {
+  const { pbx_id: _pbx, cdr_id: _cdr, kind: _kind, ...changes } = row;
+  await trx
+    .insertInto('cdr_recordings')
+    .values(row)
+    .onConflict((oc) => oc.columns(['pbx_id', 'cdr_id', 'kind']).doUpdateSet(changes))
+    .execute();
+  await trx.updateTable('cdrs').set({ has_recording: 1 }).where('pbx_id', '=', row.pbx_id).where('cdr_id', '=', row.cdr_id).execute();
+}
+
+/** Live users of the tenant among `ids` (ingested user ids must be the PBX's own). */
+export async function tenantUserIds(db: Db, tenant: Tenant, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.selectFrom('users').select('id').where('pbx_id', '=', tenant.pbxId).where('id', 'in', ids).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+/** The viewer and every user sharing one of its groups (`own_group_only`). */
+export async function groupPeers(db: Db, tenant: Tenant, userId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('contact_group_users as mine')
+    .innerJoin('contact_groups as g', 'g.id', 'mine.group_id')
+    .innerJoin('contact_group_users as peer', 'peer.group_id', 'mine.group_id')
+    .select('peer.user_id')
+    .distinct()
+    .where('mine.user_id', '=', userId)
+    .where('g.pbx_id', '=', tenant.pbxId)
+    .execute();
+  return [...new Set([userId, ...rows.map((row) => row.user_id)])];
+}
+
+export function findViewer(db: Db, tenant: Tenant, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'role', 'call_information_visibility', 'call_recordings_visibility'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}

@@ -1,0 +1,183 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { DateOnly, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../../http/list-query.js';
+
+export const CALL_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
+const CallTime = (description = 'UTC, `YYYY-MM-DD HH:MM:SS`.') => Type.String({ pattern: CALL_TIME_PATTERN, description, examples: ['2026-01-15 09:30:12'] });
+
+export const CDR_TYPES = ['INCOMING', 'OUTGOING'] as const;
+export const LEG_STATUSES = ['TRIGGERED', 'RINGING', 'ANSWERED', 'MISSED', 'BUSY', 'FAILED'] as const;
+export const VIA_TYPES = ['CALL_FLOW', 'QUEUE', 'TWINNING', 'IVR'] as const;
+export const FLOW_COLORS = ['info', 'secondary', 'success', 'warning', 'danger'] as const;
+export const CALL_STATUSES = ['answered', 'missed', 'busy', 'failed'] as const;
+export const RECORDING_KINDS = ['full', 'caller', 'callee'] as const;
+const MAX_CDR_ID = Number.MAX_SAFE_INTEGER;
+
+const FreeForm = Type.Object({}, { additionalProperties: true });
+
+export const Caller = Type.Object({ id: Nullable(Uuid({ description: 'The calling user; null for an external caller.' })), name: Type.String(), number: Type.String() });
+
+export const Receiver = Type.Object({
+  id: Nullable(Type.String({ description: 'The user this leg rang; null for an external party.' })),
+  status: StringEnum(LEG_STATUSES),
+  name: Type.String({ description: 'Empty when unknown.' }),
+  number: Type.String(),
+  start_time: CallTime(),
+  answer_time: Nullable(CallTime()),
+  end_time: CallTime(),
+  duration: Type.Integer({ minimum: 0, format: 'int32' }),
+  billsec: Type.Integer({ minimum: 0, format: 'int32' }),
+  via_id: Nullable(Type.String()),
+  via_name: Nullable(Type.String()),
+  via_number: Nullable(Type.String()),
+  via_type: Nullable(StringEnum(VIA_TYPES)),
+});
+
+export const CallFlowItem = Type.Object({ color: StringEnum(FLOW_COLORS), text: Type.String(), sub_text: Nullable(Type.String()), time: CallTime() });
+
+export const RecordingFile = Type.Object({
+  name: Type.String({ description: 'File name; empty when there is no recording.' }),
+  path: Nullable(Type.String({ description: 'The `path` query parameter of `GET /cdrs/recording`; null without a recording (or when you may not listen to it).' })),
+  download_url: Nullable(Type.String({ format: 'uri' })),
+  hint: Type.String({ description: 'Which part of the call is covered, and that the download needs a bearer token.' }),
+});
+
+const CdrCommon = {
+  id: Type.Integer({ minimum: 1, description: 'The `cdr_id` of the call (int64).' }),
+  company_id: Uuid({ description: 'The tenant (PBX).' }),
+  type: StringEnum(CDR_TYPES),
+  status: StringEnum(CALL_STATUSES, { description: 'Overall outcome: answered when any leg answered; busy or failed when every leg was; otherwise missed.' }),
+  date: DateOnly(),
+  start_time: CallTime(),
+  answer_time: Nullable(CallTime()),
+  end_time: CallTime(),
+  duration: Type.Integer({ minimum: 0, format: 'int32' }),
+  billsec: Type.Integer({ minimum: 0, format: 'int32' }),
+  is_transfer_call: Type.Boolean(),
+  is_internal: Type.Boolean({ description: 'Both parties are internal.' }),
+  is_conference_call: Type.Boolean(),
+  is_recording_file_exists: Type.Boolean(),
+  caller: Caller,
+  receivers: Type.Array(Receiver),
+};
+
+export const CallDetailRecord = Type.Object(
+  {
+    ...CdrCommon,
+    conference: Type.Array(FreeForm),
+    recording_file: RecordingFile,
+    recording_file_path_caller: RecordingFile,
+    recording_file_path_callee: RecordingFile,
+    call_flow: Type.Array(CallFlowItem),
+    notes: Type.Array(FreeForm),
+    transcriptions: Nullable(FreeForm, { description: 'null when unavailable.' }),
+    ai_processing_errors: Type.Array(FreeForm),
+  },
+  { $id: 'CallDetailRecord' },
+);
+export type CallDetailRecordView = Static<typeof CallDetailRecord>;
+
+export const CallHistoryEntry = Type.Object(CdrCommon, { $id: 'CallHistoryEntry', description: 'A call in the history list; the detail adds recordings, the call flow and notes.' });
+export type CallHistoryEntryView = Static<typeof CallHistoryEntry>;
+
+export const CdrDetailResponse = Type.Object({ data: Type.Ref(CallDetailRecord), status: Type.Boolean(), message: Type.String() });
+export const CdrParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The `cdr_id` from the call-history list (int64).' }) });
+
+const DateOrTime = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$', description, examples: ['2026-01-01'] });
+
+export const CdrListQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque keyset cursor: `meta.next_cursor` of the previous page. Omit for the newest calls.' })),
+  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
+  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of a number or a name of any party.' })),
+  'filter[from]': Type.Optional(DateOrTime('Calls starting on or after this UTC date (`YYYY-MM-DD`) or time (`YYYY-MM-DD HH:MM:SS`).')),
+  'filter[to]': Type.Optional(DateOrTime('Calls starting on or before this UTC date (the whole day) or time.')),
+  'filter[type]': Type.Optional(StringEnum(CDR_TYPES, { description: 'Direction.' })),
+  'filter[status]': Type.Optional(StringEnum(CALL_STATUSES)),
+  'filter[user_id]': Type.Optional(Uuid({ description: 'Calls this user took part in (as caller or on any leg).' })),
+  'filter[internal]': Type.Optional(Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' })),
+  'filter[with_recording]': Type.Optional(Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' })),
+});
+export type CdrListQueryView = Static<typeof CdrListQuery>;
+
+export const CdrListResponse = Type.Object(
+  {
+    data: Type.Array(Type.Ref(CallHistoryEntry)),
+    links: Type.Object({ next: Nullable(Type.String({ description: 'URL of the next (older) page, or null on the last page.' })) }),
+    meta: Type.Object({
+      path: Type.String(),
+      per_page: Type.Integer(),
+      next_cursor: Nullable(Type.String({ description: 'Pass as `cursor` to read the next page; null on the last page.' })),
+    }),
+  },
+  { description: 'Newest first, by keyset: follow `links.next` (or pass `meta.next_cursor` as `cursor`); reading deep pages costs the same as the first. No total is counted.' },
+);
+
+// Ingestion, by the PBX server.
+const IngestLeg = Type.Object(
+  {
+    user_id: Type.Optional(Nullable(Uuid({ description: 'The user this leg rang, when it rang a user.' }))),
+    status: StringEnum(LEG_STATUSES),
+    name: Type.Optional(Type.String({ maxLength: 255 })),
+    number: Type.String({ maxLength: 64 }),
+    start_time: CallTime(),
+    answer_time: Type.Optional(Nullable(CallTime())),
+    end_time: CallTime(),
+    duration: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    billsec: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    via_id: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    via_name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    via_number: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+    via_type: Type.Optional(Nullable(StringEnum(VIA_TYPES))),
+  },
+  { additionalProperties: false },
+);
+
+export const IngestCdr = Type.Object(
+  {
+    cdr_id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The PBX id of the call; pushing the same id again changes nothing.' }),
+    type: StringEnum(CDR_TYPES),
+    start_time: CallTime(),
+    answer_time: Type.Optional(Nullable(CallTime())),
+    end_time: CallTime(),
+    duration: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    billsec: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
+    is_transfer_call: Type.Optional(Type.Boolean()),
+    is_internal: Type.Optional(Type.Boolean()),
+    is_conference_call: Type.Optional(Type.Boolean()),
+    conference: Type.Optional(Type.Array(FreeForm, { maxItems: 100 })),
+    caller: Type.Object(
+      { user_id: Type.Optional(Nullable(Uuid())), name: Type.Optional(Type.String({ maxLength: 255 })), number: Type.String({ maxLength: 64 }) },
+      { additionalProperties: false },
+    ),
+    receivers: Type.Array(IngestLeg, { maxItems: 100 }),
+    call_flow: Type.Optional(Type.Array(Type.Object({ color: StringEnum(FLOW_COLORS), text: Type.String({ maxLength: 500 }), sub_text: Type.Optional(Nullable(Type.String({ maxLength: 500 }))), time: CallTime() }, { additionalProperties: false }), { maxItems: 200 })),
+    notes: Type.Optional(Type.Array(FreeForm, { maxItems: 100 })),
+    transcriptions: Type.Optional(Nullable(FreeForm)),
+    ai_processing_errors: Type.Optional(Type.Array(FreeForm, { maxItems: 100 })),
+  },
+  { additionalProperties: false, $id: 'CdrIngestRecord', description: 'A finished call as the PBX server pushes it. Times are UTC `YYYY-MM-DD HH:MM:SS`.' },
+);
+export type IngestCdrView = Static<typeof IngestCdr>;
+
+export const MAX_INGEST_BATCH = 500;
+export const IngestBody = Type.Object({ cdrs: Type.Array(Type.Ref(IngestCdr), { minItems: 1, maxItems: MAX_INGEST_BATCH }) }, { additionalProperties: false });
+export const IngestResponse = Type.Object({
+  data: Type.Object({
+    received: Type.Integer(),
+    created: Type.Integer({ description: 'New records stored.' }),
+    duplicates: Type.Integer({ description: 'Records whose `cdr_id` was already stored; left unchanged.' }),
+  }),
+});
+
+export const RecordingQuery = Type.Object({
+  path: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9][A-Za-z0-9._/-]*$', description: 'The `path` of a recording_file object.' }),
+});
+
+export const UploadResponse = Type.Object({
+  data: Type.Object({
+    cdr_id: Type.Integer(),
+    created: Type.Boolean({ description: 'false when the record was already stored.' }),
+    recordings: Type.Array(Type.Object({ kind: StringEnum(RECORDING_KINDS), path: Type.String(), size_bytes: Type.Integer() })),
+  }),
+});

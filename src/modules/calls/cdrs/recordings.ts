@@ -1,0 +1,104 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, realpath, rename, rm, stat } from 'node:fs/promises';
+import { extname, join, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { randomBytes } from 'node:crypto';
+import { ValidationFailed } from '../../../platform/errors.js';
+import type { RecordingKind } from '../calls.tables.js';
+
+/** Audio formats a recording may be uploaded in, by extension. */
+export const RECORDING_TYPES: Record<string, string> = { '.wav': 'audio/wav', '.mp3': 'audio/mpeg', '.ogg': 'audio/ogg', '.opus': 'audio/ogg' };
+export const RECORDING_MAX_BYTES = 200 * 1024 * 1024;
+
+/** `<dataDir>/recordings/<pbx_id>`: every recording of a tenant lives below it, nothing else does. */
+export function recordingsRoot(dataDir: string, pbxId: string): string {
+  return resolve(dataDir, 'recordings', pbxId);
+}
+
+/** Where a recording of a call is kept, relative to the tenant's root: `YYYY/MM/<cdr_id>-<kind>.<ext>`. */
+export function recordingRelativePath(startTime: string, cdrId: number, kind: RecordingKind, extension: string): string {
+  return `${startTime.slice(0, 4)}/${startTime.slice(5, 7)}/${cdrId}-${kind}${extension}`;
+}
+
+/**
+ * The absolute file of a relative recording path, or null when the path would leave the tenant's
+ * root: `..` segments, absolute paths, backslashes and NUL are refused before touching the disk,
+ * and the resolved real path (symbolic links followed) must still lie inside the root.
+ */
+export async function resolveRecordingFile(root: string, relative: string): Promise<string | null> {
+  if (!relative || relative.includes('\0') || relative.includes('\\') || relative.startsWith('/')) return null;
+  if (relative.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) return null;
+  const candidate = resolve(root, relative);
+  if (!candidate.startsWith(root + sep)) return null;
+  try {
+    const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
+    return realFile.startsWith(realRoot + sep) ? realFile : null;
+  } catch {
+    return null;
+  }
+}
+
+export function assertSafeRelativePath(relative: string): void {
+  if (relative.split('/').some((segment) => segment === '..' || segment === '.' || segment === '')) {
+    throw ValidationFailed.field('path', 'The path is not a recording path.');
+  }
+}
+
+/** An upload written to a temporary file next to its final place, not yet visible. */
+export interface StagedRecording {
+  relative: string;
+  temporary: string;
+  size: number;
+}
+
+/** Streams an upload to a temporary file beside its place; a failed or truncated upload leaves nothing behind. */
+export async function stageRecording(root: string, relative: string, source: Readable): Promise<StagedRecording> {
+  const target = join(root, relative);
+  await mkdir(join(target, '..'), { recursive: true });
+  const temporary = `${target}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await pipeline(source, createWriteStream(temporary));
+    if ((source as Readable & { truncated?: boolean }).truncated) throw new Error('truncated');
+    return { relative, temporary, size: (await stat(temporary)).size };
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/** Moves a staged upload to its place (replacing an earlier upload of the same recording). */
+export async function commitRecording(root: string, staged: StagedRecording): Promise<void> {
+  await rename(staged.temporary, join(root, staged.relative));
+}
+
+export async function discardRecording(staged: StagedRecording): Promise<void> {
+  await rm(staged.temporary, { force: true });
+}
+
+export function contentTypeOf(fileName: string): string | null {
+  return RECORDING_TYPES[extname(fileName).toLowerCase()] ?? null;
+}
+
+export type ByteRange = { start: number; end: number };
+
+/**
+ * A single `bytes=` range of a file of `size` bytes: the range, 'unsatisfiable' (416), or null
+ * to send the whole file (no header, another unit, or several ranges, which a server may ignore).
+ */
+export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  if (!header) return null;
+  const match = /^bytes=\s*(\d*)-(\d*)\s*$/.exec(header.trim());
+  if (!match) return header.trim().startsWith('bytes=') && !header.includes(',') ? 'unsatisfiable' : null;
+  const [, first, last] = match;
+  if (first === '' && last === '') return 'unsatisfiable';
+  if (first === '') {
+    const suffix = Number(last);
+    if (suffix === 0 || size === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
+  if (start >= size || (last !== '' && Number(last) < start)) return 'unsatisfiable';
+  return { start, end };
+}

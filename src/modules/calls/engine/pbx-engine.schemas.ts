@@ -1,0 +1,60 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime } from '../../../http/schema.js';
+
+export const DEFAULT_AMI_PORT = 5038;
+
+export const AmiSettings = Type.Object(
+  {
+    host: Type.String(),
+    port: Type.Integer(),
+    username: Type.String(),
+    secret_set: Type.Boolean({ description: 'The secret is stored (encrypted); it is never returned.' }),
+    enabled: Type.Boolean({ description: 'When enabled, calls of this PBX are placed over AMI and its call events are listened to.' }),
+    context: Type.String({ description: 'Dialplan context the destination is dialled in.' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'AmiSettings' },
+);
+
+export const SaveAmiSettingsBody = Type.Object(
+  {
+    host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9.:\\[\\]-]+$', examples: ['pbx.example.com'] }),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: DEFAULT_AMI_PORT })),
+    username: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]+$' }),
+    secret: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]+$', description: 'Required when no secret is stored yet; omit to keep the stored one.' })),
+    enabled: Type.Optional(Type.Boolean({ default: true })),
+    context: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$', default: 'from-internal' })),
+  },
+  { additionalProperties: false },
+);
+
+export const TraceQuery = Type.Object({
+  debugAmiTrace: Type.Optional(Type.Boolean({ description: 'Return the AMI exchange in `data.ami_trace` (secrets masked).' })),
+});
+
+export const AmiTraceEntrySchema = Type.Object({
+  direction: Type.String({ enum: ['sent', 'received'] }),
+  at_ms: Type.Integer({ description: 'Milliseconds since the connection opened.' }),
+  message: Type.String({ description: 'The AMI message as text; secrets replaced by ********.' }),
+});
+
+export const ConnectionTestResponse = Type.Object({
+  status: Type.String({ examples: ['success'] }),
+  message: Type.String(),
+  data: Type.Object({
+    ami_version: Type.String(),
+    asterisk_version: Type.Union([Type.String(), Type.Null()]),
+    latency_ms: Type.Integer(),
+    ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
+  }),
+});
+
+export const EngineErrorBody = Type.Object(
+  {
+    status: Type.String({ enum: ['error'] }),
+    message: Type.String(),
+    data: Type.Optional(Type.Object({ ami_trace: Type.Array(AmiTraceEntrySchema) })),
+  },
+  { description: 'The PBX engine failed: 502 unreachable, login or call refused; 504 no answer in time. `data.ami_trace` only with debugAmiTrace=true.' },
+);

@@ -1,0 +1,69 @@
+import type { Selectable } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import { NotFound, ValidationFailed } from '../../../platform/errors.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { AmiSettingsTable } from '../calls.tables.js';
+import { amiConnectionOf, AsteriskEngine, testAmiConnection } from './ami/asterisk-engine.js';
+import type { AmiEventHub } from './ami/event-hub.js';
+import { EngineFailure, type PbxEngine } from './engine.js';
+import { deleteAmiSettings, findAmiSettings, saveAmiSettings } from './pbx-engine.queries.js';
+import { DEFAULT_AMI_PORT, type AmiSettings, type SaveAmiSettingsBody } from './pbx-engine.schemas.js';
+import { SimulatedEngine } from './simulated-engine.js';
+
+type SettingsRow = Selectable<AmiSettingsTable>;
+
+export function presentAmiSettings(row: SettingsRow): Static<typeof AmiSettings> {
+  return { host: row.host, port: row.port, username: row.username, secret_set: true, enabled: row.enabled === 1, context: row.context, created_at: row.created_at, updated_at: row.updated_at };
+}
+
+/** The tenant's engine: Asterisk when its AMI settings are enabled, else the configured default. */
+export async function engineFor(ctx: AppContext, tenant: Tenant): Promise<PbxEngine> {
+  const settings = await findAmiSettings(ctx.db, tenant);
+  if (settings && settings.enabled === 1) return new AsteriskEngine(ctx, amiConnectionOf(ctx, settings));
+  if (ctx.config.pbxEngine === 'simulated') return new SimulatedEngine(ctx);
+  throw new EngineFailure(503, 'No PBX engine is configured for this PBX.');
+}
+
+/** Per-PBX AMI connection settings, managed by the PBX's administrators. */
+export class PbxEngineService {
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly hub: AmiEventHub | null,
+  ) {}
+
+  async get(tenant: Tenant): Promise<SettingsRow> {
+    const row = await findAmiSettings(this.ctx.db, tenant);
+    if (!row) throw new NotFound('No AMI settings are stored for this PBX.');
+    return row;
+  }
+
+  async save(tenant: Tenant, body: Static<typeof SaveAmiSettingsBody>): Promise<SettingsRow> {
+    const existing = await findAmiSettings(this.ctx.db, tenant);
+    if (!existing && !body.secret) throw ValidationFailed.field('secret', 'The secret field is required.');
+    const now = this.ctx.clock.now().toISOString();
+    await saveAmiSettings(this.ctx.db, {
+      pbx_id: tenant.pbxId,
+      host: body.host,
+      port: body.port ?? DEFAULT_AMI_PORT,
+      username: body.username,
+      secret_sealed: body.secret ? this.ctx.secrets.seal(body.secret) : existing!.secret_sealed,
+      enabled: (body.enabled ?? true) ? 1 : 0,
+      context: body.context ?? 'from-internal',
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
+    await this.hub?.refresh(tenant.pbxId);
+    return this.get(tenant);
+  }
+
+  async remove(tenant: Tenant): Promise<void> {
+    if ((await deleteAmiSettings(this.ctx.db, tenant)) === 0) throw new NotFound('No AMI settings are stored for this PBX.');
+    await this.hub?.refresh(tenant.pbxId);
+  }
+
+  async test(tenant: Tenant, trace: boolean) {
+    const row = await this.get(tenant);
+    return testAmiConnection(this.ctx, amiConnectionOf(this.ctx, row), trace);
+  }
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import type { AppContext } from '../../../platform/context.js';
+import { defineJob } from '../../../platform/jobs/jobs.js';
+import { ingestCdrs } from '../cdrs/cdrs.service.js';
+import type { IngestCdrView } from '../cdrs/cdrs.schemas.js';
+import { callTimeOf } from '../cdrs/call-time.js';
+import { findPlacedCall, updatePlacedCall, usersByExtension } from './pbx-engine.queries.js';
+import { originateAction } from './ami/asterisk-engine.js';
+import { maskedText } from './ami/protocol.js';
+import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
+
+interface SimulatedCallPayload {
+  pbxId: string;
+  callId: string;
+  placedAt: string;
+  userId: string;
+  userName: string;
+  callerNumber: string;
+  destination: string;
+  endpoints: RingEndpoint[];
+}
+
+/** Deterministic pseudo-random numbers from the call id, so a call's story does not change on a retry of the job. */
+function dice(seed: string) {
+  let counter = 0;
+  return (modulo: number) => {
+    const digest = createHash('sha256').update(`${seed}:${counter++}`).digest();
+    return digest.readUInt32BE(0) % modulo;
+  };
+}
+
+const at = (start: Date, seconds: number) => callTimeOf(new Date(start.getTime() + seconds * 1000));
+
+/**
+ * The call a simulated PBX would have recorded: the user's endpoints ring first (click-to-call),
+ * one answers, then the destination rings and answers, is busy, or does not answer.
+ */
+export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayload): Promise<IngestCdrView> {
+  const roll = dice(payload.callId);
+  const start = new Date(payload.placedAt);
+  const tenant = { pbxId: payload.pbxId };
+  const internalUser = (await usersByExtension(ctx.db, tenant, [payload.destination])).get(payload.destination);
+  const ownRing = 2 + roll(4);
+  const destinationRing = 3 + roll(10);
+  const outcomeRoll = roll(100);
+  const outcome: 'ANSWERED' | 'MISSED' | 'BUSY' = outcomeRoll < 75 ? 'ANSWERED' : outcomeRoll < 90 ? 'MISSED' : 'BUSY';
+  const talk = outcome === 'ANSWERED' ? 15 + roll(240) : 0;
+  const destinationStart = ownRing;
+  const end = destinationStart + (outcome === 'BUSY' ? 1 : destinationRing) + talk;
+  const answeredOwn = payload.endpoints[0];
+  const ownLegs = payload.endpoints.map((endpoint, index) => {
+    const via = endpoint.type === 'twinning' || endpoint.type === 'teams' ? { via_id: endpoint.id, via_name: endpoint.name, via_number: endpoint.address, via_type: 'TWINNING' as const } : {};
+    const answered = index === 0;
+    return {
+      user_id: payload.userId,
+      status: answered ? ('ANSWERED' as const) : ('MISSED' as const),
+      name: endpoint.name,
+      number: endpoint.address,
+      start_time: at(start, 0),
+      answer_time: answered ? at(start, ownRing) : null,
+      end_time: answered ? at(start, end) : at(start, ownRing),
+      duration: answered ? end : ownRing,
+      billsec: answered ? end - ownRing : 0,
+      ...via,
+    };
+  });
+  const destinationLeg = {
+    user_id: internalUser?.userId ?? null,
+    status: outcome,
+    name: internalUser?.name ?? '',
+    number: payload.destination,
+    start_time: at(start, destinationStart),
+    answer_time: outcome === 'ANSWERED' ? at(start, destinationStart + destinationRing) : null,
+    end_time: at(start, end),
+    duration: end - destinationStart,
+    billsec: talk,
+  };
+  const flow: IngestCdrView['call_flow'] = [
+    { color: 'info', text: 'Call placed through the API', sub_text: `to ${payload.destination}`, time: at(start, 0) },
+    ...payload.endpoints.map((endpoint) => ({ color: 'secondary' as const, text: `Ringing ${endpoint.name}`, sub_text: endpoint.type, time: at(start, 0) })),
+    { color: 'success', text: `Answered on ${answeredOwn.name}`, sub_text: null, time: at(start, ownRing) },
+    { color: 'info', text: `Dialling ${payload.destination}`, sub_text: internalUser ? internalUser.name : null, time: at(start, destinationStart) },
+    outcome === 'ANSWERED'
+      ? { color: 'success', text: `${payload.destination} answered`, sub_text: null, time: at(start, destinationStart + destinationRing) }
+      : { color: outcome === 'BUSY' ? 'danger' : 'warning', text: outcome === 'BUSY' ? `${payload.destination} is busy` : `${payload.destination} did not answer`, sub_text: null, time: at(start, end) },
+    { color: 'secondary', text: 'Call ended', sub_text: null, time: at(start, end) },
+  ];
+  return {
+    // Milliseconds of the placing time and three digits of the call id: unique and increasing.
+    cdr_id: start.getTime() * 1000 + roll(1000),
+    type: 'OUTGOING',
+    start_time: at(start, 0),
+    answer_time: outcome === 'ANSWERED' ? at(start, destinationStart + destinationRing) : null,
+    end_time: at(start, end),
+    duration: end,
+    billsec: talk,
+    is_internal: !!internalUser,
+    caller: { user_id: payload.userId, name: payload.userName, number: payload.callerNumber },
+    receivers: [...ownLegs, destinationLeg],
+    call_flow: flow,
+  };
+}
+
+/** Produces the simulated call's record once the call would be over. */
+export const simulatedCallJob = defineJob<SimulatedCallPayload>({
+  kind: 'calls.simulated_cdr',
+  maxAttempts: 3,
+  async run(ctx, payload) {
+    const tenant = { pbxId: payload.pbxId };
+    const record = await simulatedCdr(ctx, payload);
+    await ingestCdrs(ctx, tenant, [record], 'simulated');
+    const placed = await findPlacedCall(ctx.db, tenant, payload.callId);
+    if (placed) {
+      const outcome = record.receivers[record.receivers.length - 1].status;
+      await updatePlacedCall(ctx.db, tenant, placed.id, { status: 'ended', reason: outcome.toLowerCase(), updated_at: ctx.clock.now().toISOString() });
+    }
+  },
+});
+
+/** The embedded engine: accepts the call at once and records it a few seconds later, without any PBX. */
+export class SimulatedEngine implements PbxEngine {
+  readonly name = 'simulated' as const;
+  constructor(private readonly ctx: AppContext) {}
+
+  async originate(request: OriginateRequest): Promise<OriginateResult> {
+    const runAt = new Date(this.ctx.clock.now().getTime() + this.ctx.config.simulatedCdrDelaySeconds * 1000);
+    await simulatedCallJob.enqueue(this.ctx.db, this.ctx.clock, {
+      pbxId: request.pbxId,
+      callId: request.callId,
+      placedAt: this.ctx.clock.now().toISOString(),
+      userId: request.user.id,
+      userName: request.user.name,
+      callerNumber: request.anonymous ? 'anonymous' : (request.callerId?.number ?? ''),
+      destination: request.destination,
+      endpoints: request.endpoints,
+    }, { runAt });
+    const message = 'Originate successfully queued (simulated engine)';
+    // The trace shows the Originate the Asterisk engine would send, answered by the simulator.
+    const trace = request.trace
+      ? [
+          { direction: 'sent' as const, at_ms: 0, message: maskedText(originateAction(request, 'from-internal')) },
+          { direction: 'received' as const, at_ms: 0, message: maskedText([['Response', 'Success'], ['ActionID', request.actionId], ['Message', message]]) },
+        ]
+      : null;
+    return { engine: 'simulated', message, uniqueid: request.actionId, trace };
+  }
+}

@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { AmiTraceEntrySchema } from '../engine/pbx-engine.schemas.js';
+
+export const NewCallQuery = Type.Object({
+  debugAmiTrace: Type.Optional(Type.Boolean({ description: 'Return the AMI exchange in `data.ami_trace`, secrets masked.' })),
+  autoAnswer: Type.Optional(Type.Boolean({ description: "Ask the user's endpoint to answer by itself." })),
+  forceDialBack: Type.Optional(Type.Boolean({ description: 'Ring the user back even on a device that could dial directly.' })),
+  anonymous: Type.Optional(Type.Boolean({ description: 'Hide the caller number; only for users allowed anonymous calls (403 otherwise).' })),
+});
+export type NewCallQueryView = Static<typeof NewCallQuery>;
+
+export const NewCallHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Retrying with the same key within 24 hours returns the first answer and places no second call; the same key with another request is refused with 422.' }),
+  ),
+});
+
+export const NewCallBody = Type.Object(
+  {
+    destination: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\+?[0-9*#][0-9*# ().\\/-]*$', description: 'Number or extension to call; spaces, dashes, dots, slashes and parentheses are ignored.', examples: ['+352621123456', '102'] }),
+    caller_identity: Type.Optional(Uuid({ description: 'A caller identity the user may present; the default identity when omitted.' })),
+    targets: Type.Optional(
+      Type.Object(
+        {
+          sip_devices: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, uniqueItems: true, description: "The user's own SIP devices to ring; omit or null to ring all of them." }))),
+          webrtc: Type.Optional(Type.Boolean({ default: false, description: 'Ring the WebRTC client (when the user has a WebRTC account).' })),
+          twinning: Type.Optional(Type.Boolean({ default: false, description: 'Ring the mobile twinning (when an enabled twinning with a number exists).' })),
+          teams: Type.Optional(Type.Boolean({ default: false, description: 'Ring the team-collaboration endpoint (when an enabled teams twinning exists).' })),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type NewCallBodyView = Static<typeof NewCallBody>;
+
+const Endpoint = Type.Object({ type: StringEnum(['sip_device', 'webrtc', 'twinning', 'teams']), id: Type.String(), name: Type.String() });
+const Skipped = Type.Object({ target: StringEnum(['sip_device', 'webrtc', 'twinning', 'teams']), id: Nullable(Type.String()), reason: Type.String() });
+
+export const NewCallResponse = Type.Object({
+  status: Type.String({ examples: ['success'] }),
+  message: Type.String(),
+  data: Type.Object(
+    {
+      call_id: Uuid(),
+      engine: StringEnum(['simulated', 'asterisk']),
+      destination: Type.String(),
+      caller_identity: Nullable(Type.Object({ id: Uuid(), name: Type.String(), number: Type.String() })),
+      anonymous: Type.Boolean(),
+      auto_answer: Type.Boolean(),
+      force_dial_back: Type.Boolean(),
+      ringing: Type.Array(Endpoint, { description: "The user's endpoints rung for this call." }),
+      skipped_targets: Type.Array(Skipped, { description: 'Requested targets without a configuration, skipped while the rest ring.' }),
+      engine_message: Type.String(),
+      ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
+    },
+    { additionalProperties: true },
+  ),
+});
+export type NewCallResponseView = Static<typeof NewCallResponse>;

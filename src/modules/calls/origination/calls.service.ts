@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { Forbidden, ValidationFailed } from '../../../platform/errors.js';
+import type { UserPrincipal } from '../../../platform/auth/principal.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { identitiesAvailableToUsers } from '../../directory/caller-identities/caller-identities.queries.js';
+import { twinningsOfUsers } from '../../directory/twinnings/twinnings.queries.js';
+import { findWebrtc } from '../../directory/webrtc/webrtc.queries.js';
+import { EngineFailure, type RingEndpoint } from '../engine/engine.js';
+import { insertPlacedCall, updatePlacedCall } from '../engine/pbx-engine.queries.js';
+import { engineFor } from '../engine/pbx-engine.service.js';
+import { findCallingUser, ownSipDevices } from './calls.queries.js';
+import type { NewCallBodyView, NewCallQueryView, NewCallResponseView } from './calls.schemas.js';
+import { claimKey, completeKey, releaseKey, requestHash, type IdempotencyClaim } from './idempotency.js';
+
+type Skipped = NewCallResponseView['data']['skipped_targets'][number];
+
+export interface CallAnswer {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+/** Placing calls for a user through the tenant's PBX engine. */
+export class CallsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /**
+   * `POST /calls/new`, with its Idempotency-Key: a retry gets the first answer (a success, or a
+   * time-out after which the call may have been placed); a refusal or an engine that certainly
+   * placed nothing frees the key so the call can be tried again.
+   */
+  async placeWithKey(tenant: Tenant, principal: UserPrincipal, query: NewCallQueryView, body: NewCallBodyView, key: string | undefined): Promise<CallAnswer> {
+    if (!key) return this.answer(() => this.place(tenant, principal, query, body));
+    const claim: IdempotencyClaim = { pbxId: tenant.pbxId, userId: principal.userId, scope: 'calls.new', key, hash: requestHash({ query, body }) };
+    const outcome = await claimKey(this.ctx.db, this.ctx.clock, claim);
+    if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, replayed: true };
+    try {
+      const answer = await this.answer(() => this.place(tenant, principal, query, body));
+      if (answer.status === 200 || answer.status === 504) await completeKey(this.ctx.db, claim, answer.status, answer.body);
+      else await releaseKey(this.ctx.db, claim);
+      return answer;
+    } catch (error) {
+      await releaseKey(this.ctx.db, claim);
+      throw error;
+    }
+  }
+
+  /** Engine failures become answers (to store for replay); other errors propagate. */
+  private async answer(place: () => Promise<NewCallResponseView>): Promise<CallAnswer> {
+    try {
+      return { status: 200, body: await place(), replayed: false };
+    } catch (error) {
+      if (error instanceof EngineFailure) return { status: error.statusCode, body: error.body(), replayed: false };
+      throw error;
+    }
+  }
+
+  async place(tenant: Tenant, principal: UserPrincipal, query: NewCallQueryView, body: NewCallBodyView): Promise<NewCallResponseView> {
+    const user = await findCallingUser(this.ctx.db, tenant, principal.userId);
+    if (!user || user.status !== 'active') throw new Forbidden('This user may not place calls.');
+    if (user.allow_telephony !== 1) throw new Forbidden('Telephony is not allowed for this user.');
+    const anonymous = query.anonymous === true;
+    if (anonymous && user.allow_anonymous_calls !== 1) throw new Forbidden('Anonymous calls are not allowed for this user.');
+
+    // People paste numbers as they read them ("+352 691 12-34 56"); the PBX dials digits.
+    const destination = body.destination.replace(/[\s\-().\/]/g, '');
+    const identity = await this.callerIdentity(tenant, user.id, body.caller_identity);
+    const { endpoints, skipped } = await this.endpoints(tenant, user.id, body.targets);
+
+    const callId = randomUUID();
+    const actionId = `pbxapi-${callId}`;
+    const engine = await engineFor(this.ctx, tenant);
+    const name = `${user.first_name} ${user.last_name}`.trim();
+    // Recorded before the engine is asked, so its events (which may come at once) find the call.
+    const now = this.ctx.clock.now().toISOString();
+    await insertPlacedCall(this.ctx.db, {
+      id: callId,
+      pbx_id: tenant.pbxId,
+      user_id: user.id,
+      engine: engine.name,
+      destination,
+      caller_identity_id: identity?.id ?? null,
+      action_id: actionId,
+      uniqueid: actionId,
+      status: 'queued',
+      endpoints: JSON.stringify({ ringing: endpoints, skipped }),
+      reason: null,
+      created_at: now,
+      updated_at: now,
+    });
+    let result: Awaited<ReturnType<typeof engine.originate>>;
+    try {
+      result = await engine.originate({
+        callId,
+        actionId,
+        pbxId: tenant.pbxId,
+        user: { id: user.id, name },
+        destination,
+        callerId: identity ? { name: identity.name, number: identity.number } : null,
+        anonymous,
+        autoAnswer: query.autoAnswer === true,
+        forceDialBack: query.forceDialBack === true,
+        endpoints,
+        trace: query.debugAmiTrace === true,
+      });
+    } catch (error) {
+      if (error instanceof EngineFailure) {
+        await updatePlacedCall(this.ctx.db, tenant, callId, { status: 'failed', reason: error.message.slice(0, 255), updated_at: this.ctx.clock.now().toISOString() });
+      }
+      throw error;
+    }
+    return {
+      status: 'success',
+      message: 'The call is being placed: your endpoints ring first, then the destination is dialled.',
+      data: {
+        call_id: callId,
+        engine: result.engine,
+        destination,
+        caller_identity: anonymous ? null : identity,
+        anonymous,
+        auto_answer: query.autoAnswer === true,
+        force_dial_back: query.forceDialBack === true,
+        ringing: endpoints.map(({ type, id, name: endpointName }) => ({ type, id, name: endpointName })),
+        skipped_targets: skipped,
+        engine_message: result.message,
+        ...(result.trace ? { ami_trace: result.trace } : {}),
+      },
+    };
+  }
+
+  /** The identity to present: the one asked for (it must be one the user may present), else the user's default. */
+  private async callerIdentity(tenant: Tenant, userId: string, requested: string | undefined) {
+    const available = await identitiesAvailableToUsers(this.ctx.db, tenant, [userId]);
+    const present = (row: (typeof available)[number]) => ({ id: row.id, name: row.name, number: row.external_caller_number });
+    if (requested) {
+      const row = available.find((identity) => identity.id === requested);
+      if (!row) throw ValidationFailed.field('caller_identity', 'The selected caller identity is invalid or not yours to present.');
+      return present(row);
+    }
+    const own = available.filter((identity) => identity.user_id === userId);
+    const shared = available.filter((identity) => identity.user_id === null);
+    const chosen = own.find((i) => i.is_default === 1) ?? shared.find((i) => i.is_default === 1) ?? own[0] ?? shared[0];
+    return chosen ? present(chosen) : null;
+  }
+
+  /**
+   * The user's endpoints to ring: the SIP devices asked for (each must be the user's own) or all
+   * of them, plus WebRTC, twinning and teams when asked for and configured; a target without
+   * configuration is skipped and reported while the rest ring.
+   */
+  private async endpoints(tenant: Tenant, userId: string, targets: NewCallBodyView['targets']): Promise<{ endpoints: RingEndpoint[]; skipped: Skipped[] }> {
+    const endpoints: RingEndpoint[] = [];
+    const skipped: Skipped[] = [];
+    const devices = await ownSipDevices(this.ctx.db, tenant, userId);
+    const requested = targets?.sip_devices;
+    if (requested) {
+      const errors: Record<string, string[]> = {};
+      requested.forEach((id, index) => {
+        if (!devices.some((device) => device.id === id)) errors[`targets.sip_devices.${index}`] = ['The selected SIP device is not one of your devices.'];
+      });
+      if (Object.keys(errors).length) throw new ValidationFailed(errors);
+    }
+    for (const device of devices) {
+      if (requested && !requested.includes(device.id)) continue;
+      if (device.enabled !== 1) {
+        if (requested) skipped.push({ target: 'sip_device', id: device.id, reason: 'The SIP device is disabled.' });
+        continue;
+      }
+      endpoints.push({ type: 'sip_device', id: device.id, name: device.name, address: device.username });
+    }
+    if (targets?.webrtc) {
+      const webrtc = await findWebrtc(this.ctx.db, tenant, userId);
+      if (webrtc) endpoints.push({ type: 'webrtc', id: userId, name: 'WebRTC client', address: webrtc.username });
+      else skipped.push({ target: 'webrtc', id: null, reason: 'No WebRTC account is configured for you.' });
+    }
+    if (targets?.twinning || targets?.teams) {
+      const twinnings = await twinningsOfUsers(this.ctx.db, tenant, [userId]);
+      if (targets.twinning) {
+        const mobile = twinnings.find((t) => t.type === 'mobile' && t.status === 'enabled' && t.phone_number);
+        if (mobile) endpoints.push({ type: 'twinning', id: mobile.id, name: 'Mobile twinning', address: mobile.phone_number! });
+        else skipped.push({ target: 'twinning', id: null, reason: 'No enabled twinning with a number is configured for you.' });
+      }
+      if (targets.teams) {
+        const teams = twinnings.find((t) => t.type === 'teams' && t.status === 'enabled');
+        if (teams) endpoints.push({ type: 'teams', id: teams.id, name: 'Teams', address: teams.phone_number ?? `teams-${teams.id}` });
+        else skipped.push({ target: 'teams', id: null, reason: 'The team-collaboration integration is not configured for you.' });
+      }
+    }
+    if (endpoints.length === 0) {
+      throw new ValidationFailed({ targets: ['None of your endpoints can ring: you have no enabled SIP device and no configured target was asked for.'] }, undefined, { skipped_targets: skipped });
+    }
+    return { endpoints, skipped };
+  }
+}

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { ListQuery } from '../../../http/list-query.js';
+
+export const CALLER_IDENTITY_SORTS = ['name', 'external_caller_number', 'created_at'] as const;
+
+export const CallerIdentity = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    voip_id: Type.Integer({ description: 'Numeric id on the PBX engine (DND rules and WebRTC refer to it).' }),
+    user_id: Nullable(Uuid({ description: 'The one user who may present it; null: every user of the PBX.' })),
+    phone_number_id: Uuid({ description: 'Root phone number the identity presents from.' }),
+    name: Type.String(),
+    external_caller_number: Type.String({ description: 'E.164 number shown to the called party.' }),
+    external_caller_extension: Type.String({ description: 'Direct-dial suffix appended to the root number; empty for none.' }),
+    is_default: Type.Boolean(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'CallerIdentity' },
+);
+
+export const CreateCallerIdentityBody = Type.Object(
+  {
+    phone_number_id: Uuid(),
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    external_caller_number: Type.Optional(Type.String({ minLength: 1, maxLength: 24, description: 'Defaults to the root phone number.' })),
+    external_caller_extension: Type.Optional(Type.String({ pattern: '^[0-9]{0,16}$' })),
+    user_id: Type.Optional(Nullable(Uuid())),
+    is_default: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export const UpdateCallerIdentityBody = Type.Partial(CreateCallerIdentityBody, { additionalProperties: false });
+
+export const CallerIdentityParams = Type.Object({ callerIdentity: Uuid() });
+export const CallerIdentityListQuery = ListQuery({
+  sort: CALLER_IDENTITY_SORTS,
+  filters: { user_id: Uuid(), trashed: StringEnum(['without', 'with', 'only']) },
+});

@@ -1,0 +1,53 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+
+export const DND_TYPES = ['internal', 'external'] as const;
+
+export const DndRule = Type.Object(
+  {
+    id: Uuid(),
+    user_id: Uuid(),
+    type: StringEnum(DND_TYPES, { description: 'internal: calls from colleagues; external: calls to one caller identity.' }),
+    caller_identity_id: Nullable(Type.Integer({ description: 'Engine id (voip_id) of the caller identity; null for internal rules.' })),
+    extension_id: Nullable(Type.Integer({ description: 'Engine id (voip_id) of the extension the rule is limited to; null: all of the user\u2019s.' })),
+    status: Type.Boolean({ description: 'true: do not disturb is on for this rule.' }),
+  },
+  { $id: 'DndRule' },
+);
+
+const ruleFields = {
+  type: StringEnum(DND_TYPES),
+  caller_identity_id: Nullable(Uuid({ description: 'Required when type is external; must be empty for internal.' })),
+  extension_id: Nullable(Uuid({ description: 'One of the user\u2019s extensions, or null for all.' })),
+  status: Type.Boolean(),
+};
+
+export const CreateDndBody = Type.Object(
+  { type: ruleFields.type, caller_identity_id: Type.Optional(ruleFields.caller_identity_id), extension_id: Type.Optional(ruleFields.extension_id), status: ruleFields.status },
+  { additionalProperties: false },
+);
+
+/** PUT replaces the rule: omitted fields reset to their defaults (internal, no identity, all extensions). */
+export const ReplaceDndBody = Type.Object(
+  {
+    status: ruleFields.status,
+    type: Type.Optional(ruleFields.type),
+    caller_identity_id: Type.Optional(ruleFields.caller_identity_id),
+    extension_id: Type.Optional(ruleFields.extension_id),
+  },
+  { additionalProperties: false },
+);
+
+export const BulkDndBody = Type.Object(
+  {
+    dnds: Type.Array(
+      Type.Object({ type: ruleFields.type, caller_identity_id: ruleFields.caller_identity_id, status: ruleFields.status }, { additionalProperties: false }),
+      { minItems: 1, maxItems: 200 },
+    ),
+  },
+  { additionalProperties: false },
+);
+export const BulkDndResponse = Type.Object({ data: Type.Array(Type.Object({ id: Uuid(), status: Type.Boolean() })) });
+
+export const DndParams = Type.Object({ user: Uuid(), userDnd: Uuid() });
+export const DndListQuery = Type.Object({ 'filter[type]': Type.Optional(StringEnum(DND_TYPES)) });

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import { NotFound } from '../../../platform/errors.js';
+import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import { perUserFields } from '../../../http/principal-fields.js';
+import { restore, softDelete } from '../../../http/soft-delete.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { flag, toFlag } from '../shared/access.js';
+import { guardUnique, withNextVoipId } from '../shared/db-helpers.js';
+import { assertTenantUser, userSummaries } from '../shared/user-summary.js';
+import type { ExtensionTable } from '../directory.tables.js';
+import type { CreateExtensionBody, Extension, UpdateExtensionBody } from './extensions.schemas.js';
+import {
+  favoriteExtensionIds,
+  findExtension,
+  insertExtension,
+  listExtensions,
+  setFavorite,
+  updateExtension,
+  type ExtensionFilters,
+} from './extensions.queries.js';
+
+type ExtensionRow = Selectable<ExtensionTable>;
+type ExtensionView = Static<typeof Extension>;
+
+const NOT_FOUND = 'Extension not found.';
+const NUMBER_TAKEN = [{ match: 'number', field: 'number', message: 'The number has already been taken in this PBX.' }];
+
+export function presentExtension(row: ExtensionRow): ExtensionView {
+  return {
+    id: row.id,
+    pbx_id: row.pbx_id,
+    voip_id: row.voip_id,
+    number: row.number,
+    name: row.name,
+    user_id: row.user_id,
+    voicemail_enabled: flag(row.voicemail_enabled),
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
+  };
+}
+
+/** Extensions of a PBX: numbers unique per PBX, optionally owned by a user, favourites per user. */
+export class ExtensionsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Rows as the contract shows them to this principal: `is_favorite` for users only, `user` when asked. */
+  async present(tenant: Tenant, principal: Principal, rows: ExtensionRow[], include: Set<string>): Promise<ExtensionView[]> {
+    const favorites = principal.kind === 'user' ? await favoriteExtensionIds(this.ctx.db, principal.userId, rows.map((r) => r.id)) : new Set<string>();
+    const users = include.has('user') ? await userSummaries(this.ctx.db, tenant, rows.map((r) => r.user_id)) : null;
+    return rows.map((row) => ({
+      ...presentExtension(row),
+      ...perUserFields(principal, () => ({ is_favorite: favorites.has(row.id) })),
+      ...(users ? { user: row.user_id ? (users.get(row.user_id) ?? null) : null } : {}),
+    }));
+  }
+
+  list(tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {
+    return listExtensions(this.ctx.db, tenant, filters, sort, page);
+  }
+
+  async get(tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}): Promise<ExtensionRow> {
+    const row = await findExtension(this.ctx.db, tenant, id, options);
+    if (!row) throw new NotFound(NOT_FOUND);
+    return row;
+  }
+
+  async create(tenant: Tenant, body: Static<typeof CreateExtensionBody>): Promise<ExtensionRow> {
+    if (body.user_id) await assertTenantUser(this.ctx.db, tenant, body.user_id);
+    const now = this.ctx.clock.now().toISOString();
+    const id = randomUUID();
+    await guardUnique(NUMBER_TAKEN, () =>
+      withNextVoipId(this.ctx.db, 'extensions', tenant.pbxId, (voipId) =>
+        insertExtension(this.ctx.db, {
+          id,
+          pbx_id: tenant.pbxId,
+          voip_id: voipId,
+          number: body.number,
+          name: body.name ?? '',
+          user_id: body.user_id ?? null,
+          voicemail_enabled: toFlag(body.voicemail_enabled ?? true),
+          created_at: now,
+          updated_at: now,
+        }),
+      ),
+    );
+    return this.get(tenant, id);
+  }
+
+  async update(tenant: Tenant, id: string, body: Static<typeof UpdateExtensionBody>): Promise<ExtensionRow> {
+    await this.get(tenant, id);
+    if (body.user_id) await assertTenantUser(this.ctx.db, tenant, body.user_id);
+    await guardUnique(NUMBER_TAKEN, () =>
+      updateExtension(this.ctx.db, tenant, id, {
+        ...(body.number !== undefined ? { number: body.number } : {}),
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.user_id !== undefined ? { user_id: body.user_id } : {}),
+        ...(body.voicemail_enabled !== undefined ? { voicemail_enabled: toFlag(body.voicemail_enabled) } : {}),
+        updated_at: this.ctx.clock.now().toISOString(),
+      }),
+    );
+    return this.get(tenant, id);
+  }
+
+  delete(tenant: Tenant, id: string): Promise<void> {
+    return softDelete(this.ctx.db, this.ctx.clock, 'extensions', tenant, id, NOT_FOUND);
+  }
+
+  async restore(tenant: Tenant, id: string): Promise<ExtensionRow> {
+    await restore(this.ctx.db, this.ctx.clock, 'extensions', tenant, id, NOT_FOUND);
+    return this.get(tenant, id);
+  }
+
+  async favorite(tenant: Tenant, userId: string, id: string, favorite: boolean): Promise<void> {
+    await this.get(tenant, id);
+    await setFavorite(this.ctx.db, userId, id, favorite, this.ctx.clock.now().toISOString());
+  }
+}

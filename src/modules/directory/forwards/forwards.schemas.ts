@@ -1,0 +1,41 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+
+export const FORWARD_TYPES = ['unconditional', 'busy', 'no_answer', 'unavailable'] as const;
+export const FORWARD_DESTINATIONS = ['number', 'extension', 'voicemail'] as const;
+
+export const Forward = Type.Object(
+  {
+    id: Uuid(),
+    user_id: Uuid(),
+    type: StringEnum(FORWARD_TYPES, { description: 'When the forward applies; one forward per type and user.' }),
+    destination_type: StringEnum(FORWARD_DESTINATIONS),
+    destination: Nullable(Type.String({ description: 'E.164 number, extension number, or null for voicemail.' })),
+    delay: Type.Integer({ minimum: 0, description: 'Seconds of ringing before a no_answer forward applies.' }),
+    enabled: Type.Boolean(),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'Forward' },
+);
+
+const fields = {
+  type: StringEnum(FORWARD_TYPES),
+  destination_type: StringEnum(FORWARD_DESTINATIONS),
+  destination: Nullable(Type.String({ maxLength: 24 })),
+  delay: Type.Integer({ minimum: 0, maximum: 300 }),
+  enabled: Type.Boolean(),
+};
+export const CreateForwardBody = Type.Object(
+  {
+    type: fields.type,
+    destination_type: fields.destination_type,
+    destination: Type.Optional(fields.destination),
+    delay: Type.Optional(fields.delay),
+    enabled: Type.Optional(fields.enabled),
+  },
+  { additionalProperties: false },
+);
+export const UpdateForwardBody = Type.Partial(CreateForwardBody, { additionalProperties: false });
+export const ForwardParams = Type.Object({ user: Uuid(), forward: Uuid() });
+export const ForwardListQuery = Type.Object({ 'filter[type]': Type.Optional(fields.type), 'filter[enabled]': Type.Optional(Type.Boolean()) });

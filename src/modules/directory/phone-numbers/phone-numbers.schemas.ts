@@ -1,0 +1,40 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { ListQuery } from '../../../http/list-query.js';
+
+export const PHONE_NUMBER_SORTS = ['number', 'label', 'created_at'] as const;
+/** What an inbound call to the number reaches. */
+export const DESTINATION_TYPES = ['none', 'user', 'extension'] as const;
+
+export const PhoneNumber = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    voip_id: Type.Integer({ description: 'Numeric id on the PBX engine (root_phone_nuber_id of caller identities).' }),
+    number: Type.String({ description: 'E.164, unique on the platform.', examples: ['+35227123456'] }),
+    label: Nullable(Type.String()),
+    destination_type: StringEnum(DESTINATION_TYPES),
+    destination_id: Nullable(Uuid()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'PhoneNumber' },
+);
+
+export const CreatePhoneNumberBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 24, description: 'Any dialable form; stored in E.164 (the PBX country is the default region).' }),
+    label: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    destination_type: Type.Optional(StringEnum(DESTINATION_TYPES)),
+    destination_id: Type.Optional(Nullable(Uuid({ description: 'Required unless destination_type is none.' }))),
+  },
+  { additionalProperties: false },
+);
+export const UpdatePhoneNumberBody = Type.Partial(CreatePhoneNumberBody, { additionalProperties: false });
+
+export const PhoneNumberParams = Type.Object({ phoneNumber: Uuid() });
+export const PhoneNumberListQuery = ListQuery({
+  sort: PHONE_NUMBER_SORTS,
+  filters: { destination_type: StringEnum(DESTINATION_TYPES), trashed: StringEnum(['without', 'with', 'only']) },
+});

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+
+export const DEVICE_TYPES = ['ios', 'android', 'web', 'desktop'] as const;
+
+export const PushDevice = Type.Object(
+  {
+    id: Uuid(),
+    name: Nullable(Type.String()),
+    user_id: Uuid(),
+    twinning_id: Nullable(Uuid()),
+    type: Type.String({ description: `Platform of the push channel: ${DEVICE_TYPES.join(', ')}.` }),
+    token: Type.String({ description: 'Push token of the app installation.' }),
+    is_active: Type.Boolean(),
+    last_used_at: Nullable(DateTime()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+  },
+  { $id: 'PushDevice' },
+);
+
+export const RegisterDeviceBody = Type.Object(
+  {
+    type: StringEnum(DEVICE_TYPES),
+    token: Type.String({ minLength: 8, maxLength: 512 }),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    twinning_id: Type.Optional(Nullable(Uuid({ description: 'The user\u2019s twinning this app answers for (VoIP push).' }))),
+  },
+  { additionalProperties: false },
+);
+
+export const DeviceParams = Type.Object({ device: Uuid() });
+export const DeviceListQuery = Type.Object({
+  type: Type.Optional(StringEnum(DEVICE_TYPES)),
+  active: Type.Optional(Type.Boolean()),
+  search: Type.Optional(Type.String({ maxLength: 255 })),
+  sort: Type.Optional(Type.String({ pattern: '^-?(created_at|last_used_at|name)$', 'x-allowed': ['created_at', '-created_at', 'last_used_at', '-last_used_at', 'name', '-name'] })),
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+});
+export const DeviceListResponse = Type.Object({ message: Type.String(), devices: Type.Array(Type.Ref(PushDevice)), total: Type.Integer({ minimum: 0 }) });
+export const DeviceResponse = Type.Object({ message: Type.String(), device: Type.Ref(PushDevice) });

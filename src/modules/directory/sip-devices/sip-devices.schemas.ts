@@ -1,0 +1,68 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { ListQuery } from '../../../http/list-query.js';
+import { PHONE_MODEL_IDS } from './phone-models.js';
+
+export const SIP_DEVICE_SORTS = ['name', 'username', 'created_at'] as const;
+export const TRANSPORTS = ['udp', 'tcp', 'tls', 'wss'] as const;
+export const CODECS = ['opus', 'g722', 'pcma', 'pcmu', 'g729'] as const;
+
+export const SipDevice = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    user_id: Nullable(Uuid()),
+    extension_id: Nullable(Uuid({ description: 'Home extension of the device.' })),
+    name: Type.String(),
+    username: Type.String({ description: 'SIP authentication user name, unique on the platform.' }),
+    transport: StringEnum(TRANSPORTS),
+    codecs: Type.Array(StringEnum(CODECS), { description: 'In preference order.' }),
+    mac_address: Nullable(Type.String({ examples: ['80:5E:C0:12:34:56'] })),
+    model: Nullable(Type.String()),
+    enabled: Type.Boolean(),
+    roaming_extension_id: Nullable(Uuid({ description: 'Extension logged in by roaming (hot-desking), if any.' })),
+    roaming_user_id: Nullable(Uuid()),
+    roaming_since: Nullable(DateTime()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'SipDevice' },
+);
+
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  username: Type.String({ pattern: '^[A-Za-z0-9._-]{4,64}$', description: 'Generated when omitted.' }),
+  secret: Type.String({ minLength: 12, maxLength: 128, description: 'SIP password; generated when omitted. Stored encrypted, shown only in the create answer.' }),
+  transport: StringEnum(TRANSPORTS),
+  codecs: Type.Array(StringEnum(CODECS), { minItems: 1, uniqueItems: true }),
+  mac_address: Nullable(Type.String({ pattern: '^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$', description: 'For provisioning; unique on the platform.' })),
+  model: Nullable(StringEnum(PHONE_MODEL_IDS)),
+  enabled: Type.Boolean(),
+  user_id: Nullable(Uuid()),
+  extension_id: Nullable(Uuid()),
+};
+
+export const CreateSipDeviceBody = Type.Object(
+  {
+    name: fields.name,
+    username: Type.Optional(fields.username),
+    secret: Type.Optional(fields.secret),
+    transport: Type.Optional(fields.transport),
+    codecs: Type.Optional(fields.codecs),
+    mac_address: Type.Optional(fields.mac_address),
+    model: Type.Optional(fields.model),
+    enabled: Type.Optional(fields.enabled),
+    user_id: Type.Optional(fields.user_id),
+    extension_id: Type.Optional(fields.extension_id),
+  },
+  { additionalProperties: false },
+);
+export const UpdateSipDeviceBody = Type.Partial(CreateSipDeviceBody, { additionalProperties: false });
+
+export const CreatedSipDevice = Type.Object({ data: Type.Composite([Type.Omit(SipDevice, []), Type.Object({ secret: Type.String({ description: 'Shown once.' }) })]) });
+export const SipDeviceParams = Type.Object({ sipDevice: Uuid() });
+export const SipDeviceListQuery = ListQuery({
+  sort: SIP_DEVICE_SORTS,
+  filters: { user_id: Uuid(), model: Type.String(), trashed: StringEnum(['without', 'with', 'only']) },
+});

@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { Uuid } from '../../../http/schema.js';
+import { IncludeParam } from '../../../http/include.js';
+import { ListQuery } from '../../../http/list-query.js';
+
+export const USER_GROUP_SORTS = ['position', 'name'] as const;
+
+export const UserGroup = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String(),
+    user_id: Uuid({ description: 'Owner: a group belongs to one user.' }),
+    position: Type.Integer({ minimum: 1, description: 'Order among the owner\u2019s groups, from 1.' }),
+    users: Type.Optional(Type.Array(Uuid(), { description: 'Member user ids; present only with include=users.' })),
+  },
+  { $id: 'UserGroup' },
+);
+
+const members = Type.Array(Uuid(), { uniqueItems: true, maxItems: 500 });
+export const CreateUserGroupBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255 }),
+    position: Type.Optional(Type.Integer({ minimum: 1, description: 'Where to insert; appended when omitted.' })),
+    users: Type.Optional(members),
+  },
+  { additionalProperties: false },
+);
+export const UpdateUserGroupBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    position: Type.Optional(Type.Integer({ minimum: 1, description: 'Moves the group; the others shift to keep 1..n.' })),
+  },
+  { additionalProperties: false },
+);
+export const UserGroupMembersBody = Type.Object({ users: members }, { additionalProperties: false });
+
+export const UserGroupParams = Type.Object({ user: Uuid(), userGroup: Uuid() });
+export const UserGroupInclude = Type.Object({ include: IncludeParam(['users']) });
+export const UserGroupListQuery = ListQuery({ sort: USER_GROUP_SORTS, include: ['users'], filters: { user_id: Uuid() } });

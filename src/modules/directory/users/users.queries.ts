@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { DB, UserTable } from '../../../db/schema.js';
+import { matchesSearch } from '../../../db/search.js';
+import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { TrashedFilter } from '../../../http/soft-delete.js';
+import type { Clock } from '../../../platform/clock.js';
+import { hashPassword } from '../../../platform/crypto.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { fetchPage } from '../../../db/paging.js';
+import { trashedScope } from '../../../http/soft-delete.js';
+
+export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at' | 'password_hash' | 'first_name' | 'last_name'> & {
+  password?: string | null;
+  first_name?: string;
+  last_name?: string;
+};
+
+/** Inserts a user with its password hashed; e-mail addresses are kept in lower case. */
+export async function insertUser(db: Kysely<DB>, clock: Clock, user: NewUser): Promise<{ id: string; pbx_id: string; email: string }> {
+  const { password, ...fields } = user;
+  const now = clock.now().toISOString();
+  const row = {
+    ...fields,
+    id: randomUUID(),
+    email: fields.email.toLowerCase(),
+    first_name: fields.first_name ?? '',
+    last_name: fields.last_name ?? '',
+    password_hash: password ? await hashPassword(password) : null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('users').values(row).execute();
+  return { id: row.id, pbx_id: row.pbx_id, email: row.email };
+}
+
+/** A live (not soft-deleted) user of the tenant; `withTrashed` also finds deleted ones. */
+export function findUser(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
+  let query = db.selectFrom('users').selectAll().where('id', '=', id).where('pbx_id', '=', tenant.pbxId);
+  if (!options.withTrashed) query = query.where('deleted_at', 'is', null);
+  return query.executeTakeFirst();
+}
+
+export function findUsersByIds(db: Kysely<DB>, tenant: Tenant, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('users').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', [...ids]).execute();
+}
+
+/** By e-mail across the platform (internal services look users up this way). */
+export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
+  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export interface UserFilters {
+  search?: string;
+  status?: 'active' | 'disabled';
+  role?: 'admin' | 'user';
+  trashed?: TrashedFilter;
+}
+
+export const USER_SORTS = ['first_name', 'last_name', 'email', 'created_at'] as const;
+
+function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
+  let query = db.selectFrom('users').where('pbx_id', '=', tenant.pbxId);
+  query = trashedScope(query, filters.trashed);
+  if (filters.search) query = query.where(matchesSearch(['first_name', 'last_name', 'email'], filters.search));
+  if (filters.status) query = query.where('status', '=', filters.status);
+  if (filters.role) query = query.where('role', '=', filters.role);
+  return query;
+}
+
+export async function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(() => usersOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+}
+
+export async function updateUser(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<UserTable>): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}

@@ -1,0 +1,111 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { ListQuery } from '../../../http/list-query.js';
+import { USER_SORTS } from './users.queries.js';
+
+/** Every permission and telephony flag of a user; stored as 0/1, exposed and edited as booleans. */
+export const USER_FLAGS = [
+  'allow_telephony',
+  'allow_dnd',
+  'allow_change_twinning_dest',
+  'allow_call_forwarding',
+  'allow_manage_global_contacts',
+  'extension_roaming',
+  'allow_status_changer',
+  'allow_manage_voicemail_parameters',
+  'show_in_address_book',
+  'vip',
+  'allow_anonymous_calls',
+  'is_shadow',
+] as const;
+export type UserFlag = (typeof USER_FLAGS)[number];
+
+export const VISIBILITIES = ['own_calls', 'own_group_only', 'none'] as const;
+export const VOICEMAIL_TYPES = ['enabled', 'external', 'internal'] as const;
+export const VOICEMAIL_DESTINATIONS = ['email_only', 'email_and_phone'] as const;
+export const USER_INCLUDES = ['extensions', 'sipDevices', 'twinnings', 'groups', 'callerIdentities'] as const;
+
+const Flags = Type.Object({
+  allow_telephony: Type.Boolean(),
+  allow_dnd: Type.Boolean(),
+  allow_change_twinning_dest: Type.Boolean(),
+  allow_call_forwarding: Type.Boolean(),
+  allow_manage_global_contacts: Type.Boolean(),
+  extension_roaming: Type.Boolean(),
+  allow_status_changer: Type.Boolean(),
+  allow_manage_voicemail_parameters: Type.Boolean(),
+  show_in_address_book: Type.Boolean(),
+  vip: Type.Boolean(),
+  allow_anonymous_calls: Type.Boolean(),
+  is_shadow: Type.Boolean(),
+});
+
+const Embedded = Type.Array(Type.Object({}, { additionalProperties: true }));
+
+export const User = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    email: Type.String({ format: 'email' }),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    language: Type.String(),
+    role: StringEnum(['admin', 'user']),
+    status: StringEnum(['active', 'disabled']),
+    email_verified_at: Nullable(DateTime()),
+    ...Flags.properties,
+    call_recordings_visibility: Nullable(Type.String()),
+    call_information_visibility: Nullable(Type.String()),
+    voicemail_type: Nullable(Type.String()),
+    voicemail_destination: Nullable(Type.String()),
+    concurrent_calls: Nullable(Type.Integer()),
+    sync_source: Nullable(Type.String()),
+    identity_provider_uid: Nullable(Type.String()),
+    employee_id: Nullable(Uuid()),
+    tempus: Nullable(Type.String()),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+    extensions: Type.Optional(Embedded),
+    sipDevices: Type.Optional(Embedded),
+    twinnings: Type.Optional(Embedded),
+    groups: Type.Optional(Embedded),
+    callerIdentities: Type.Optional(Embedded),
+  },
+  { $id: 'User' },
+);
+
+const Editable = Type.Object({
+  email: Type.String({ format: 'email', maxLength: 255 }),
+  first_name: Type.String({ minLength: 1, maxLength: 255 }),
+  last_name: Type.String({ maxLength: 255 }),
+  language: Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', examples: ['en'] }),
+  role: StringEnum(['admin', 'user']),
+  status: StringEnum(['active', 'disabled'], { description: 'Disabling a user revokes every token it holds.' }),
+  password: Type.String({ minLength: 8, maxLength: 255 }),
+  call_recordings_visibility: Nullable(StringEnum(VISIBILITIES)),
+  call_information_visibility: Nullable(StringEnum(VISIBILITIES)),
+  voicemail_type: Nullable(StringEnum(VOICEMAIL_TYPES)),
+  voicemail_destination: Nullable(StringEnum(VOICEMAIL_DESTINATIONS)),
+  concurrent_calls: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
+  identity_provider_uid: Nullable(Type.String({ maxLength: 255 })),
+  employee_id: Nullable(Uuid()),
+  tempus: Nullable(Type.String({ maxLength: 255 })),
+  ...Flags.properties,
+});
+
+export const UpdateUserBody = Type.Partial(Editable, { additionalProperties: false });
+export const CreateUserBody = Type.Composite([Type.Partial(Type.Omit(Editable, ['email', 'first_name'])), Type.Pick(Editable, ['email', 'first_name'])], {
+  additionalProperties: false,
+});
+
+export const UserParams = Type.Object({ user: Uuid() });
+export const UserListQuery = ListQuery({
+  sort: USER_SORTS,
+  include: USER_INCLUDES,
+  filters: {
+    status: StringEnum(['active', 'disabled']),
+    role: StringEnum(['admin', 'user']),
+    trashed: StringEnum(['without', 'with', 'only'], { description: 'Soft-deleted users: without (default), with, or only.' }),
+  },
+});

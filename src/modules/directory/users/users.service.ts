@@ -1,0 +1,136 @@
+import type { Static } from '@sinclair/typebox';
+import type { Updateable } from 'kysely';
+import type { UserTable } from '../../../db/schema.js';
+import { NotFound, ValidationFailed } from '../../../platform/errors.js';
+import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import { restore, softDelete } from '../../../http/soft-delete.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import { revokeAllUserTokens } from '../../../platform/auth/tokens.js';
+import type { AppContext } from '../../../platform/context.js';
+import { hashPassword } from '../../../platform/crypto.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { guardUnique } from '../shared/db-helpers.js';
+import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
+import { extensionsOfUsers } from '../extensions/extensions.queries.js';
+import { presentExtension } from '../extensions/extensions.service.js';
+import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
+import { sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
+import { presentTwinning } from '../twinnings/twinnings.service.js';
+import { twinningsOfUsers } from '../twinnings/twinnings.queries.js';
+import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
+import { findUser, insertUser, listUsers, updateUser, type UserFilters } from './users.queries.js';
+import { USER_FLAGS, type CreateUserBody, type UpdateUserBody, type User } from './users.schemas.js';
+
+type UserView = Static<typeof User>;
+const NOT_FOUND = 'User not found.';
+const EMAIL_TAKEN = [{ match: 'email', field: 'email', message: 'The email has already been taken.' }];
+
+export function presentUser(row: UserRow): UserView {
+  return {
+    id: row.id,
+    pbx_id: row.pbx_id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    language: row.language,
+    role: row.role,
+    status: row.status,
+    email_verified_at: row.email_verified_at,
+    ...(Object.fromEntries(USER_FLAGS.map((name) => [name, flag(row[name])])) as Record<(typeof USER_FLAGS)[number], boolean>),
+    call_recordings_visibility: row.call_recordings_visibility,
+    call_information_visibility: row.call_information_visibility,
+    voicemail_type: row.voicemail_type,
+    voicemail_destination: row.voicemail_destination,
+    concurrent_calls: row.concurrent_calls,
+    sync_source: row.sync_source,
+    identity_provider_uid: row.identity_provider_uid,
+    employee_id: row.employee_id,
+    tempus: row.tempus,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    deleted_at: row.deleted_at,
+  };
+}
+
+type Body = Static<typeof UpdateUserBody>;
+
+/** The stored columns for the supplied fields of a create or update body. */
+async function columnsOf(body: Body): Promise<Updateable<UserTable>> {
+  const { password, email, ...rest } = body;
+  const columns: Updateable<UserTable> = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    (columns as Record<string, unknown>)[key] = (USER_FLAGS as readonly string[]).includes(key) ? toFlag(value as boolean) : value;
+  }
+  if (email !== undefined) columns.email = email.toLowerCase();
+  if (password !== undefined) columns.password_hash = await hashPassword(password);
+  return columns;
+}
+
+/** Users of a PBX, managed by its administrators; disabling or deleting one ends its sessions. */
+export class UsersService {
+  constructor(private readonly ctx: AppContext) {}
+
+  list(tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
+    return listUsers(this.ctx.db, tenant, filters, sort, page);
+  }
+
+  /** Self or an administrator; another tenant's user is 404. */
+  get(tenant: Tenant, principal: Principal, id: string): Promise<UserRow> {
+    return targetUser(this.ctx.db, tenant, principal, id);
+  }
+
+  async create(tenant: Tenant, body: Static<typeof CreateUserBody>): Promise<UserRow> {
+    const { password, email, first_name, last_name, ...rest } = body;
+    const columns = await columnsOf(rest);
+    const user = await guardUnique(EMAIL_TAKEN, () =>
+      insertUser(this.ctx.db, this.ctx.clock, { ...(columns as object), pbx_id: tenant.pbxId, email, password: password ?? null, first_name, last_name: last_name ?? '' }),
+    );
+    return (await findUser(this.ctx.db, tenant, user.id))!;
+  }
+
+  async update(tenant: Tenant, id: string, body: Body): Promise<UserRow> {
+    const before = await findUser(this.ctx.db, tenant, id);
+    if (!before) throw new NotFound(NOT_FOUND);
+    const columns = await columnsOf(body);
+    await guardUnique(EMAIL_TAKEN, () => updateUser(this.ctx.db, tenant, id, { ...columns, updated_at: this.ctx.clock.now().toISOString() }));
+    if (body.status === 'disabled' && before.status !== 'disabled') await revokeAllUserTokens(this.ctx.db, this.ctx.clock, id);
+    return (await findUser(this.ctx.db, tenant, id))!;
+  }
+
+  async delete(tenant: Tenant, principal: Principal, id: string): Promise<void> {
+    if (principal.kind === 'user' && principal.userId === id) throw ValidationFailed.field('user', 'You cannot delete your own account.');
+    await softDelete(this.ctx.db, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
+    await revokeAllUserTokens(this.ctx.db, this.ctx.clock, id);
+  }
+
+  async restore(tenant: Tenant, id: string): Promise<UserRow> {
+    await restore(this.ctx.db, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
+    return (await findUser(this.ctx.db, tenant, id))!;
+  }
+
+  /** Each user with the relations asked for (`include`), loaded in one query per relation. */
+  async present(tenant: Tenant, rows: UserRow[], include: Set<string>): Promise<UserView[]> {
+    const ids = rows.map((row) => row.id);
+    const db = this.ctx.db;
+    const byUser = <T extends { user_id: string | null }>(items: T[]) => {
+      const map = new Map<string, T[]>();
+      for (const item of items) if (item.user_id) map.set(item.user_id, [...(map.get(item.user_id) ?? []), item]);
+      return map;
+    };
+    const extensions = include.has('extensions') ? byUser(await extensionsOfUsers(db, tenant, ids)) : null;
+    const devices = include.has('sipDevices') ? byUser(await sipDevicesOfUsers(db, tenant, ids)) : null;
+    const twinnings = include.has('twinnings') ? byUser(await twinningsOfUsers(db, tenant, ids)) : null;
+    const groups = include.has('groups') ? await groupsOfUsers(db, tenant, ids) : null;
+    const identities = include.has('callerIdentities') ? await callerIdentitiesOfUsers(db, tenant, ids) : null;
+    return rows.map((row) => ({
+      ...presentUser(row),
+      ...(extensions ? { extensions: (extensions.get(row.id) ?? []).map(presentExtension) } : {}),
+      ...(devices ? { sipDevices: (devices.get(row.id) ?? []).map(presentSipDevice) } : {}),
+      ...(twinnings ? { twinnings: (twinnings.get(row.id) ?? []).map(presentTwinning) } : {}),
+      ...(groups ? { groups: (groups.get(row.id) ?? []).map((g) => presentUserGroup(g, g.members)) } : {}),
+      ...(identities ? { callerIdentities: (identities.get(row.id) ?? []).map(presentCallerIdentity) } : {}),
+    }));
+  }
+}

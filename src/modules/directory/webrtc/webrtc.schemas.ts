@@ -1,0 +1,51 @@
+import { Type } from '@sinclair/typebox';
+import { Nullable, StringEnum } from '../../../http/schema.js';
+
+export const PICKUP_RESTRICTIONS = ['yes', 'own_groups_only', 'no'] as const;
+
+const common = {
+  hostname: Type.String(),
+  port: Type.Integer(),
+  username: Type.String(),
+  caller_identities: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      root_phone_nuber_id: Type.Integer({ description: 'Spelled as the interface spells it.' }),
+      external_caller_extension: Type.String(),
+      external_caller_number: Type.String(),
+    }),
+  ),
+  allow_anonymous_calls: Type.Boolean(),
+  allow_call_forwarding: Type.Boolean(),
+  allow_change_twinning_dest: Type.Boolean(),
+  allow_dnd: Type.Boolean(),
+  allow_status_changer: Type.Boolean(),
+  call_information_visibility: StringEnum(['own_calls', 'own_group_only', 'none']),
+  call_pickpup_restrictions: StringEnum(PICKUP_RESTRICTIONS),
+  voicemail: Type.Boolean(),
+  voicemail_destination: StringEnum(['email_only', 'email_and_phone']),
+  voicemail_type: StringEnum(['enabled', 'external', 'internal']),
+};
+
+/** The full configuration for the WebRTC client, secrets included (internal API key only). */
+export const WebrtcConfiguration = Type.Object(
+  { ...common, password: Type.String({ description: 'A secret: never echoed elsewhere, never logged.' }), voicemail_pin: Type.String({ description: 'A secret.' }) },
+  { $id: 'WebrtcConfiguration' },
+);
+
+/** The same without its secrets, as users and administrators see it (`/me`, PUT answer). */
+export const WebrtcSummary = Type.Object(common, { $id: 'WebrtcSummary' });
+
+export const SaveWebrtcBody = Type.Object(
+  {
+    hostname: Type.String({ minLength: 1, maxLength: 255, format: 'hostname' }),
+    port: Type.Integer({ minimum: 1, maximum: 65535 }),
+    username: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._@-]{3,64}$', description: 'Defaults to the user\u2019s e-mail local part with a suffix.' })),
+    password: Type.String({ minLength: 8, maxLength: 128 }),
+    voicemail_pin: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{4,12}$' }))),
+    call_pickpup_restrictions: Type.Optional(StringEnum(PICKUP_RESTRICTIONS)),
+  },
+  { additionalProperties: false },
+);
+
+export const EmailParams = Type.Object({ email: Type.String({ format: 'email', maxLength: 255 }) });

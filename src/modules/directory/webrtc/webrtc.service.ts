@@ -1,0 +1,86 @@
+import type { Kysely } from 'kysely';
+import type { Static } from '@sinclair/typebox';
+import type { DB } from '../../../db/schema.js';
+import { NotFound } from '../../../platform/errors.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { flag, type UserRow } from '../shared/access.js';
+import { guardUnique } from '../shared/db-helpers.js';
+import { findLiveUserByEmail } from '../users/users.queries.js';
+import type { SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
+import { deleteWebrtc, findWebrtc, saveWebrtc, webrtcCallerIdentities } from './webrtc.queries.js';
+
+const NOT_FOUND = 'WebRTC configuration not found.';
+type Summary = Static<typeof WebrtcSummary>;
+
+function oneOf<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
+  return value && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
+}
+
+/** The configuration without its secrets, or null when the user has no WebRTC account. */
+export async function webrtcSummary(db: Kysely<DB>, tenant: Tenant, user: UserRow): Promise<Summary | null> {
+  const row = await findWebrtc(db, tenant, user.id);
+  if (!row) return null;
+  return {
+    hostname: row.hostname,
+    port: row.port,
+    username: row.username,
+    caller_identities: await webrtcCallerIdentities(db, tenant, user.id),
+    allow_anonymous_calls: flag(user.allow_anonymous_calls),
+    allow_call_forwarding: flag(user.allow_call_forwarding),
+    allow_change_twinning_dest: flag(user.allow_change_twinning_dest),
+    allow_dnd: flag(user.allow_dnd),
+    allow_status_changer: flag(user.allow_status_changer),
+    call_information_visibility: oneOf(user.call_information_visibility, ['own_calls', 'own_group_only', 'none'] as const, 'own_calls'),
+    call_pickpup_restrictions: row.call_pickup_restrictions,
+    voicemail: user.voicemail_type !== null,
+    voicemail_destination: oneOf(user.voicemail_destination, ['email_only', 'email_and_phone'] as const, 'email_only'),
+    voicemail_type: oneOf(user.voicemail_type, ['enabled', 'external', 'internal'] as const, 'enabled'),
+  };
+}
+
+
+/** WebRTC softphone accounts: credentials sealed at rest, flags taken from the user. */
+export class WebrtcService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** For internal services: the full configuration of an active user, found by e-mail on the whole platform. */
+  async byEmail(email: string): Promise<Static<typeof WebrtcConfiguration>> {
+    const user = await findLiveUserByEmail(this.ctx.db, email);
+    if (!user || user.status !== 'active') throw new NotFound(NOT_FOUND);
+    const tenant = { pbxId: user.pbx_id };
+    const row = await findWebrtc(this.ctx.db, tenant, user.id);
+    const summary = await webrtcSummary(this.ctx.db, tenant, user);
+    if (!row || !summary) throw new NotFound(NOT_FOUND);
+    return {
+      ...summary,
+      password: this.ctx.secrets.open(row.password_sealed),
+      voicemail_pin: row.voicemail_pin_sealed ? this.ctx.secrets.open(row.voicemail_pin_sealed) : '',
+    };
+  }
+
+  async save(tenant: Tenant, user: UserRow, body: Static<typeof SaveWebrtcBody>): Promise<Summary> {
+    const existing = await findWebrtc(this.ctx.db, tenant, user.id);
+    const now = this.ctx.clock.now().toISOString();
+    const pin = body.voicemail_pin === undefined ? (existing?.voicemail_pin_sealed ?? null) : body.voicemail_pin ? this.ctx.secrets.seal(body.voicemail_pin) : null;
+    await guardUnique([{ match: 'username', field: 'username', message: 'The username has already been taken.' }], () =>
+      saveWebrtc(this.ctx.db, {
+        user_id: user.id,
+        pbx_id: tenant.pbxId,
+        hostname: body.hostname,
+        port: body.port,
+        username: body.username ?? existing?.username ?? `webrtc_${user.id.slice(0, 8)}`,
+        password_sealed: this.ctx.secrets.seal(body.password),
+        voicemail_pin_sealed: pin,
+        call_pickup_restrictions: body.call_pickpup_restrictions ?? existing?.call_pickup_restrictions ?? 'yes',
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      }),
+    );
+    return (await webrtcSummary(this.ctx.db, tenant, user))!;
+  }
+
+  async delete(tenant: Tenant, user: UserRow): Promise<void> {
+    if ((await deleteWebrtc(this.ctx.db, tenant, user.id)) === 0) throw new NotFound(NOT_FOUND);
+  }
+}

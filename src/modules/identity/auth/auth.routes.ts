@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../../../platform/context.js';
+import { userPrincipalOf } from '../../../platform/auth/auth-plugin.js';
+import { AuthService } from './auth.service.js';
+import { CodeSentResponse, EmailBody, LoginBody, MagicLoginParams, MessageResponse, TokenResponse, VerifyBody } from './auth.schemas.js';
+
+const tags = ['Login and identity'];
+const PUBLIC = { auth: { public: true } } as const;
+
+export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  const service = new AuthService(ctx);
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+
+  r.post('/login', {
+    config: PUBLIC,
+    schema: { tags, operationId: 'login', summary: 'Log in with e-mail and password', body: LoginBody, response: { 200: TokenResponse } },
+    handler: async (request) => ({ message: 'Login successful.', data: { token: await service.login(request.body.email, request.body.password, request.ip) } }),
+  });
+
+  r.post('/logout', {
+    config: { auth: { user: true } },
+    schema: { tags, operationId: 'logout', summary: 'Revoke the token used for this request', response: { 200: MessageResponse } },
+    handler: async (request) => {
+      await service.logout(userPrincipalOf(request).tokenId);
+      return { message: 'Logged out.' };
+    },
+  });
+
+  r.post('/magic-link', {
+    config: PUBLIC,
+    schema: {
+      tags,
+      operationId: 'requestMagicLink',
+      summary: 'E-mail a single-use login link',
+      description: 'Always answers 200, whether or not the address has an account, so addresses cannot be probed.',
+      body: EmailBody,
+      response: { 200: MessageResponse },
+    },
+    handler: async (request) => {
+      await service.requestMagicLink(request.body.email, request.ip);
+      return { message: 'If this address has an account, a login link is on its way.' };
+    },
+  });
+
+  r.get('/magic-login/:token', {
+    config: PUBLIC,
+    schema: {
+      tags,
+      operationId: 'magicLogin',
+      summary: 'Exchange a magic-link token for a user token',
+      description: '404 for an unknown link, 401 for one that expired or was already used.',
+      params: MagicLoginParams,
+      response: { 200: TokenResponse },
+    },
+    handler: async (request) => ({ message: 'Login successful.', data: { token: await service.magicLogin(request.params.token, request.ip) } }),
+  });
+
+  r.post('/passwordless/login', {
+    config: PUBLIC,
+    schema: { tags, operationId: 'passwordlessLogin', summary: 'E-mail a one-time login code', body: EmailBody, response: { 200: CodeSentResponse } },
+    handler: async (request) => ({ success: true, expires_in: await service.passwordlessLogin(request.body.email, request.ip) }),
+  });
+
+  r.post('/passwordless/verify', {
+    config: PUBLIC,
+    schema: { tags, operationId: 'passwordlessVerify', summary: 'Exchange a one-time code for a user token', body: VerifyBody, response: { 200: TokenResponse } },
+    handler: async (request) => ({ message: 'Login successful.', data: { token: await service.passwordlessVerify(request.body.email, request.body.code, request.ip) } }),
+  });
+
+  r.post('/passwordless/resend', {
+    config: PUBLIC,
+    schema: {
+      tags,
+      operationId: 'passwordlessResend',
+      summary: 'Send a new one-time code (after the cooldown)',
+      description: 'Within the cooldown the answer is 429 with Retry-After. The new code replaces the previous one.',
+      body: EmailBody,
+      response: { 200: CodeSentResponse },
+    },
+    handler: async (request) => ({ success: true, expires_in: await service.passwordlessResend(request.body.email, request.ip) }),
+  });
+}

@@ -1,0 +1,13 @@
+import { Type } from '@sinclair/typebox';
+import { MessageData } from '../../../http/schema.js';
+
+const Email = Type.String({ format: 'email', maxLength: 255, examples: ['anna.admin@acme.example'] });
+
+export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
+export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
+export const VerifyBody = Type.Object({ email: Email, code: Type.String({ minLength: 4, maxLength: 12, examples: ['482913'] }) }, { additionalProperties: false });
+export const MagicLoginParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 128 }) });
+
+export const TokenResponse = MessageData(Type.Object({ token: Type.String({ examples: ['pbxu_4Jd1x0aQh5vKkq0N4d3WZr5s7u9Ppq2xY1aB3c'] }) }));
+export const CodeSentResponse = Type.Object({ success: Type.Boolean(), expires_in: Type.Integer({ description: 'Seconds until the code expires.' }) });
+export const MessageResponse = Type.Object({ message: Type.String() });

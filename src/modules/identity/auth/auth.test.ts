@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { createKey, createUser } from '../../../../test/factories.js';
+
+const login = (t: TestApp, email: string, password: string, ip = '10.0.0.1') =>
+  t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password }, remoteAddress: ip });
+
+describe('password login, logout and tokens', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ config: { loginAttemptsPerWindow: 3, loginWindowSeconds: 60 } });
+  });
+  afterAll(() => t.close());
+
+  it('logs in, answers /me, and logs out (the token stops working)', async () => {
+    const user = await createUser(t.ctx);
+    const response = await login(t, user.email.toUpperCase(), user.password);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({ message: expect.any(String), data: { token: expect.stringMatching(/^pbxu_[0-9A-Za-z]{36}$/) } });
+    const me = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(body.data.token) });
+    expect(me.statusCode).toBe(200);
+    expect(me.json().data).toMatchObject({ id: user.id, email: user.email, access_token: null, extensions: [] });
+    expect(me.json().data).not.toHaveProperty('password_hash');
+    const flat = await t.app.inject({ method: 'GET', url: '/api/v1/user', headers: bearer(body.data.token) });
+    expect(Object.keys(flat.json()).sort()).toEqual(['created_at', 'email', 'first_name', 'id', 'last_name', 'pbx_id', 'status', 'updated_at']);
+    const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(body.data.token) });
+    expect(out.statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(body.data.token) })).statusCode).toBe(401);
+  });
+
+  it('401 {error} for a wrong password or unknown e-mail, 403 for a disabled account, 422 for bad input', async () => {
+    const user = await createUser(t.ctx);
+    const wrong = await login(t, user.email, 'not-the-password', '10.0.0.2');
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toEqual({ error: 'These credentials do not match our records.' });
+    expect((await login(t, 'nobody@example.test', 'whatever', '10.0.0.2')).statusCode).toBe(401);
+    const disabled = await createUser(t.ctx, { fields: { status: 'disabled' } });
+    const refused = await login(t, disabled.email, disabled.password, '10.0.0.3');
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'This user account is disabled.' });
+    const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'not-an-email' } });
+    expect(invalid.statusCode).toBe(422);
+    expect(Object.keys(invalid.json().errors).sort()).toEqual(['email', 'password']);
+  });
+
+  it('expired tokens and tokens of a disabled user give 401', async () => {
+    const user = await createUser(t.ctx);
+    t.clock.advance(3601); // the factory issues one-hour tokens
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) })).statusCode).toBe(401);
+    const other = await createUser(t.ctx);
+    await t.ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', other.id).execute();
+    expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(other.token) })).statusCode).toBe(401);
+  });
+
+  it('/me and /user need a user token: API keys get 403', async () => {
+    const user = await createUser(t.ctx);
+    for (const kind of ['pbx', 'pbx_server'] as const) {
+      const key = await createKey(t.ctx, user.tenant, kind);
+      expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode).toBe(403);
+    }
+  });
+
+  it('throttles guessing per e-mail with 429 and Retry-After', async () => {
+    const user = await createUser(t.ctx);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await login(t, user.email, `guess-${i}`, `10.1.0.${i}`)).statusCode);
+    expect(statuses).toEqual([401, 401, 401, 429]);
+    const blocked = await login(t, user.email, user.password, '10.1.0.9');
+    expect(blocked.statusCode).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    t.clock.advance(61);
+    expect((await login(t, user.email, user.password, '10.1.0.9')).statusCode).toBe(200);
+  });
+});
+
+describe('magic links and one-time codes, delivered over real SMTP', () => {
+  let t: TestApp;
+  let smtp: SMTPServer;
+  const inbox: Array<{ to: string; raw: string }> = [];
+  // Bodies arrive quoted-printable: undo soft line breaks and =XX escapes before reading them.
+  const decode = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  const lastMailTo = (to: string) => decode([...inbox].reverse().find((m) => m.to === to)?.raw ?? '');
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString()));
+        stream.on('end', () => {
+          for (const rcpt of session.envelope.rcptTo) inbox.push({ to: rcpt.address, raw });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    const { createMailer } = await import('../../../platform/mail/mailer.js');
+    t = await buildTestApp({
+      mailer: createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'PBX <no-reply@pbx.test>', outboxDir: '/tmp/unused' }),
+      config: { passwordlessMaxAttempts: 3 },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('a magic link logs in once, then 401; an unknown link is 404', async () => {
+    const user = await createUser(t.ctx);
+    const request = await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: user.email } });
+    expect(request.statusCode).toBe(200);
+    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(lastMailTo(user.email))?.[1];
+    expect(token).toBeDefined();
+    const first = await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${token}` });
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data.token).toMatch(/^pbxu_/);
+    const again = await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${token}` });
+    expect(again.statusCode).toBe(401);
+    const unknown = await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${'x'.repeat(43)}` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().message).toEqual([expect.any(String)]);
+  });
+
+  it('a magic link expires', async () => {
+    const user = await createUser(t.ctx);
+    await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: user.email } });
+    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(lastMailTo(user.email))?.[1];
+    t.clock.advance(t.ctx.config.magicLinkTtlSeconds + 1);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${token}` })).statusCode).toBe(401);
+  });
+
+  it('does not reveal whether an address has an account when asked for a link', async () => {
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: 'ghost@example.test' } });
+    expect(response.statusCode).toBe(200);
+    expect(lastMailTo('ghost@example.test')).toBe('');
+  });
+
+  it('one-time code: sent, verified once, limited attempts, resend cooldown', async () => {
+    const user = await createUser(t.ctx);
+    const sent = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: user.email } });
+    expect(sent.json()).toEqual({ success: true, expires_in: t.ctx.config.passwordlessCodeTtlSeconds });
+    const code = /login code: (\d{6})/.exec(lastMailTo(user.email))?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+
+    const cooldown = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/resend', payload: { email: user.email } });
+    expect(cooldown.statusCode).toBe(429);
+    expect(Number(cooldown.headers['retry-after'])).toBeGreaterThan(0);
+
+    const wrongCode = code === '000000' ? '111111' : '000000';
+    const wrong = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code: wrongCode } });
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toHaveProperty('error');
+    const ok = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json().data.token).toMatch(/^pbxu_/);
+    const reused = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code } });
+    expect(reused.statusCode).toBe(401);
+
+    t.clock.advance(t.ctx.config.passwordlessResendCooldownSeconds + 1);
+    const resent = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/resend', payload: { email: user.email } });
+    expect(resent.statusCode).toBe(200);
+    const second = /login code: (\d{6})/.exec(lastMailTo(user.email))?.[1]!;
+    // After the maximum of failed attempts even the right code is refused.
+    const bad = second === '000000' ? '111111' : '000000';
+    for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code: bad } });
+    const locked = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code: second } });
+    expect(locked.statusCode).toBe(401);
+  });
+
+  it('an expired code is refused; unknown and disabled accounts are refused', async () => {
+    const user = await createUser(t.ctx);
+    await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: user.email } });
+    const code = /login code: (\d{6})/.exec(lastMailTo(user.email))?.[1];
+    t.clock.advance(t.ctx.config.passwordlessCodeTtlSeconds + 1);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: 'ghost@example.test' } })).statusCode).toBe(401);
+    const disabled = await createUser(t.ctx, { fields: { status: 'disabled' } });
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: disabled.email } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email } })).statusCode).toBe(422);
+  });
+});
