@@ -8,8 +8,8 @@ import { serve } from './server.js';
 import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
 import { announceChange } from './platform/cache/change-broadcast.js';
 import { INTEGRATION_SCOPES } from './platform/auth/principal.js';
-import { findPbx, insertPbx } from './platform/tenants.js';
-import { insertUser } from './modules/directory/users/users.queries.js';
+import { findPbx, insertPbx } from './platform/tenancy.js';
+import { insertUser } from './modules/directory/index.js';
 import { isUniqueViolation } from './db/errors.js';
 import type { ApiKeyKind } from './db/schema.js';
 

@@ -1,8 +1,9 @@
 import type { AppContext } from './platform/context.js';
 import { createApiKey } from './platform/auth/api-keys.js';
-import { insertPbx } from './platform/tenants.js';
-import { insertUser } from './modules/directory/users/users.queries.js';
-import { DEMO_SEEDERS, type DemoTenantContext } from './platform/demo-seeder.js';
+import { insertPbx } from './platform/tenancy.js';
+import { insertUser } from './modules/directory/index.js';
+import type { DemoTenantContext } from './platform/demo-seeder.js';
+import { DEMO_SEEDERS } from './modules/index.js';
 
 export interface DemoUser {
   id: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../src/platform/context.js';
-import { insertPbx } from '../src/platform/tenants.js';
+import { insertPbx } from '../src/platform/tenancy.js';
 import { insertUser, type NewUser } from '../src/modules/directory/users/users.queries.js';
 import { issueUserToken } from '../src/platform/auth/tokens.js';
 import { createApiKey } from '../src/platform/auth/api-keys.js';

@@ -8,8 +8,8 @@ import { performance } from 'node:perf_hooks';
 import { sql, type Kysely } from 'kysely';
 import { openDatabase, type DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { callTimeOf } from '../modules/calls/cdrs/call-time.js';
-import { encodeCursor } from '../modules/calls/cdrs/cdrs.service.js';
+
+import { callTimeOf, encodeCursor } from '../modules/calls/index.js';
 import { startBaselineServer } from './baseline.js';
 import type { LoadResult, MeasureOptions } from './load.js';
 import type { StepContext, StepFigures } from './scenarios.js';

@@ -7,9 +7,9 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { insertPbx } from '../platform/tenants.js';
-import { insertUser } from '../modules/directory/users/users.queries.js';
-import { ContactImportsService, type UploadPart } from '../modules/address-book/imports/contact-imports.service.js';
+import { insertPbx } from '../platform/tenancy.js';
+import { insertUser } from '../modules/directory/index.js';
+import { ContactImportsService, type UploadPart } from '../modules/address-book/index.js';
 import type { Mailer } from '../platform/mail/mailer.js';
 
 const ROWS = 100_000;

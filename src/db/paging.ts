@@ -1,5 +1,16 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import type { PageRequest, SortTerm } from '../http/list-query.js';
+
+export interface SortTerm {
+  field: string;
+  direction: 'asc' | 'desc';
+}
+
+/** Which page of a list: 1-based page number, its size and the rows to skip. */
+export interface PageRequest {
+  page: number;
+  perPage: number;
+  offset: number;
+}
 
 /**
  * One page of a filtered query and the total over the same filters: rows sorted by the

@@ -1,5 +1,4 @@
 import { sql, type Expression, type SqlBool } from 'kysely';
-import { likePattern } from '../http/list-query.js';
 
 /**
  * Case-insensitive substring match over several columns, the same on SQLite and PostgreSQL; the
@@ -9,4 +8,9 @@ export function matchesSearch(columns: string[], search: string): Expression<Sql
   const pattern = likePattern(search.toLowerCase());
   const terms = columns.map((column) => sql<SqlBool>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
   return sql<SqlBool>`(${sql.join(terms, sql` or `)})`;
+}
+
+/** `search` as a LIKE pattern with the wildcards a user typed taken literally. */
+export function likePattern(search: string): string {
+  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

@@ -1,4 +1,5 @@
 import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import type { PageRequest, SortTerm } from '../db/paging.js';
 import { IncludeParam } from './include.js';
 
 export const DEFAULT_PAGE_SIZE = 15;
@@ -39,29 +40,13 @@ export function ListQuery(options: ListQueryOptions) {
   return Type.Object(properties);
 }
 
-export interface SortTerm {
-  field: string;
-  direction: 'asc' | 'desc';
-}
-
 export function parseSort(raw: string | undefined, fallback: SortTerm[]): SortTerm[] {
   if (!raw) return fallback;
   return raw.split(',').map((term) => (term.startsWith('-') ? { field: term.slice(1), direction: 'desc' } : { field: term, direction: 'asc' }));
-}
-
-export interface PageRequest {
-  page: number;
-  perPage: number;
-  offset: number;
 }
 
 export function pageRequest(query: { page?: number; perPage?: number; per_page?: number }): PageRequest {
   const page = query.page ?? 1;
   const perPage = query.perPage ?? query.per_page ?? DEFAULT_PAGE_SIZE;
   return { page, perPage, offset: (page - 1) * perPage };
-}
-
-/** `search` as a LIKE pattern with the wildcards a user typed taken literally. */
-export function likePattern(search: string): string {
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }

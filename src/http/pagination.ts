@@ -1,6 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { Nullable } from './schema.js';
-import type { PageRequest } from './list-query.js';
+import type { PageRequest } from '../db/paging.js';
 
 /** Laravel's length-aware paginator envelope, the shape the contract gives under user companies. */
 export const Paginated = <T extends TSchema>(item: T, options: { $id?: string; description?: string } = {}) =>

@@ -1,17 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, Timestamp } from '../db/schema.js';
 
-/** A named lease: at most one holder at a time, until it lapses unless renewed. */
-export interface LeaseTable {
-  name: string;
-  holder: string;
-  expires_at: Timestamp;
-}
-
-export interface LeaseTables {
-  leases: LeaseTable;
-}
-
 type Db = Kysely<DB> | Transaction<DB>;
 
 /**

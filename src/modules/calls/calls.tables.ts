@@ -5,7 +5,7 @@
  * Same storage rules as the foundation: booleans 0/1, timestamps text, JSON as text.
  */
 import type { ColumnType, Generated } from 'kysely';
-import type { Flag, Timestamp } from '../../db/schema.js';
+import type { Flag, Timestamp } from '../../db/columns.js';
 
 /** int64 columns: written as numbers; PostgreSQL's driver reads bigint back as a string. */
 export type BigIntColumn = ColumnType<number | string, number, number>;

@@ -5,7 +5,7 @@
  * timestamps ISO text, JSON as text.
  */
 import type { Generated } from 'kysely';
-import type { Flag, Timestamp } from '../../db/schema.js';
+import type { Flag, Timestamp } from '../../db/columns.js';
 
 export interface ExtensionTable {
   id: string;

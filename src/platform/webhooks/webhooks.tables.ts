@@ -1,4 +1,4 @@
-import type { Timestamp } from '../../db/schema.js';
+import type { Timestamp } from '../../db/columns.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 

@@ -3,7 +3,7 @@ import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactGroupInput } from './contact-groups.schemas.js';

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesSearch } from '../../../db/search.js';
-import { likePattern, type PageRequest, type SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
+import { likePattern } from '../../../db/search.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactGroupTable, ContactNumberTable, ContactTable } from '../address-book.tables.js';

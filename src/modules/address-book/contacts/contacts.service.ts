@@ -4,12 +4,12 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { isUniqueViolation } from '../../../db/errors.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf, type Tenant } from '../../../platform/tenancy.js';
-import { findPbx } from '../../../platform/tenants.js';
+import { findPbx } from '../../../platform/tenancy.js';
 import type { ContactNumberTable } from '../address-book.tables.js';
 import type { ContactInput, HandlingStrategy } from './contacts.schemas.js';
 import {

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { ContactImportErrorTable, ContactImportRecordTable, ContactImportTable } from '../imports.tables.js';
+import type { ContactImportErrorTable, ContactImportRecordTable, ContactImportTable } from '../address-book.tables.js';
 import type { ContactImportView, ImportMappingT } from './contact-imports.schemas.js';
 
 export type ImportRow = Selectable<ContactImportTable>;

@@ -6,7 +6,7 @@ import { defineJob, JobInterrupted, type RunningJob } from '../../../platform/jo
 import type { ContactNumberTable, ContactTable } from '../address-book.tables.js';
 import { countryOf } from '../contacts/contacts.service.js';
 import type { ImportMappingT } from './contact-imports.schemas.js';
-import type { ContactImportErrorTable, ContactImportRecordTable } from '../imports.tables.js';
+import type { ContactImportErrorTable, ContactImportRecordTable } from '../address-book.tables.js';
 import { findImportById, updateImport } from './contact-imports.queries.js';
 import { announceEnd, emitImportEvent } from './contact-imports.events.js';
 import type { ImportRow } from './contact-imports.presenter.js';

@@ -1,8 +1,8 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { ContactImportTable, ImportStatus } from '../imports.tables.js';
+import type { ContactImportTable, ImportStatus } from '../address-book.tables.js';
 import { fetchPage } from '../../../db/paging.js';
 
 type Db = Kysely<DB> | Transaction<DB>;

@@ -11,7 +11,7 @@ import { pageRequest, parseSort } from '../../../http/list-query.js';
 import { Paginated, paginate } from '../../../http/pagination.js';
 import { DataEnvelope } from '../../../http/schema.js';
 import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
-import type { ImportStatus } from '../imports.tables.js';
+import type { ImportStatus } from '../address-book.tables.js';
 import { ContactImportsService, type ImportOwner, type UploadPart } from './contact-imports.service.js';
 import { presentImport } from './contact-imports.presenter.js';
 

@@ -5,7 +5,7 @@ import iconv from 'iconv-lite';
 import { parse } from 'csv-parse';
 import * as XLSX from '@e965/xlsx';
 import { ValidationFailed } from '../../../platform/errors.js';
-import type { ImportFileType } from '../imports.tables.js';
+import type { ImportFileType } from '../address-book.tables.js';
 
 const SAMPLE_BYTES = 64 * 1024;
 const DELIMITERS = [',', ';', '\t', '|'] as const;

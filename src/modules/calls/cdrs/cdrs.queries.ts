@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { likePattern } from '../../../http/list-query.js';
+import { likePattern } from '../../../db/search.js';
 import { shapedQuery, type Placeholder } from '../../../db/reusable-query.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CdrParticipantTable, CdrRecordingTable, CdrStatus, CdrTable, CdrType } from '../calls.tables.js';

@@ -8,7 +8,7 @@ import { NewCallBody, NewCallHeaders, NewCallQuery, NewCallResponse } from './ca
 
 const tags = ['Calls'];
 
-export async function callRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+export async function originationRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new CallsService(ctx);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { perUserFields } from '../../../http/principal-fields.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';

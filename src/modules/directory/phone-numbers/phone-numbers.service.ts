@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable, Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -11,7 +11,7 @@ import { requireE164 } from '../shared/e164.js';
 import { assertTenantUser } from '../shared/user-summary.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
 import { findExtension } from '../extensions/extensions.queries.js';
-import { findPbx } from '../../../platform/tenants.js';
+import { findPbx } from '../../../platform/tenancy.js';
 import type { CreatePhoneNumberBody, DESTINATION_TYPES, PhoneNumber, UpdatePhoneNumberBody } from './phone-numbers.schemas.js';
 import { findPhoneNumber, insertPhoneNumber, listPhoneNumbers, updatePhoneNumber, type PhoneNumberFilters } from './phone-numbers.queries.js';
 

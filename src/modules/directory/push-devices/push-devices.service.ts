@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag } from '../shared/access.js';

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Selectable, Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';

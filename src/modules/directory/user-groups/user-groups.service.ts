@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../../db/schema.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';

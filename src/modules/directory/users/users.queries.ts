@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, UserTable } from '../../../db/schema.js';
 import { matchesSearch } from '../../../db/search.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Clock } from '../../../platform/clock.js';
 import { hashPassword } from '../../../platform/crypto.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { profileDirectory } from '../../directory/profile.js';
+import { profileDirectory } from '../../directory/index.js';
 
 /** The user row with its PBX: all `/user` needs. */
 export function findUserWithPbx(db: Kysely<DB>, tenant: Tenant, userId: string) {

@@ -1,11 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, MessageData, Nullable, Uuid } from '../../../http/schema.js';
-import { Extension } from '../../directory/extensions/extensions.schemas.js';
-import { SipDevice } from '../../directory/sip-devices/sip-devices.schemas.js';
-import { Twinning } from '../../directory/twinnings/twinnings.schemas.js';
-import { CallerIdentity } from '../../directory/caller-identities/caller-identities.schemas.js';
-import { UserGroup } from '../../directory/user-groups/user-groups.schemas.js';
-import { WebrtcSummary } from '../../directory/webrtc/webrtc.schemas.js';
+import { CallerIdentity, Extension, SipDevice, Twinning, UserGroup, WebrtcSummary } from '../../directory/index.js';
 
 const ContactSync = Type.Object({ fetch_contacts: Type.Boolean() });
 

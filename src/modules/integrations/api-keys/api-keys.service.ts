@@ -2,7 +2,7 @@ import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { ApiKeyTable } from '../../../db/schema.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { PageRequest, SortTerm } from '../../../http/list-query.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import { createApiKey, revokeApiKey } from '../../../platform/auth/api-keys.js';
 import type { Tenant } from '../../../platform/tenancy.js';

@@ -1,0 +1,21 @@
+/**
+ * Calls: placing calls (origination), the call history (CDRs and recordings) and the PBX engine
+ * that places them (the simulated engine, or Asterisk over AMI with its event listener).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { cdrRoutes } from './cdrs/cdrs.routes.js';
+import { originationRoutes } from './origination/calls.routes.js';
+import { pbxEngineRoutes } from './engine/pbx-engine.routes.js';
+
+export async function callsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  await app.register(cdrRoutes, { ctx });
+  await app.register(originationRoutes, { ctx });
+  await app.register(pbxEngineRoutes, { ctx });
+}
+
+export { seedCallHistory } from './calls.seed.js';
+
+/** The call-history benchmark builds records and cursors as the service does. */
+export { callTimeOf } from './cdrs/call-time.js';
+export { encodeCursor } from './cdrs/cdrs.service.js';

@@ -1,0 +1,47 @@
+/**
+ * Directory: the people and the telephony they own. Users, extensions, SIP devices, phone numbers,
+ * caller identities, twinnings, forwards, do-not-disturb, user groups, phone buttons, push devices,
+ * WebRTC accounts, in-call state, roaming and user settings.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../platform/context.js';
+import { userRoutes } from './users/users.routes.js';
+import { extensionRoutes } from './extensions/extensions.routes.js';
+import { sipDeviceRoutes } from './sip-devices/sip-devices.routes.js';
+import { phoneNumberRoutes } from './phone-numbers/phone-numbers.routes.js';
+import { callerIdentityRoutes } from './caller-identities/caller-identities.routes.js';
+import { twinningRoutes } from './twinnings/twinnings.routes.js';
+import { userGroupRoutes } from './user-groups/user-groups.routes.js';
+import { dndRoutes } from './dnd/dnd.routes.js';
+import { forwardRoutes } from './forwards/forwards.routes.js';
+import { userSettingRoutes } from './user-settings/user-settings.routes.js';
+import { inCallRoutes } from './in-call/in-call.routes.js';
+import { pushDeviceRoutes } from './push-devices/push-devices.routes.js';
+import { phoneButtonRoutes } from './phone-buttons/phone-buttons.routes.js';
+import { webrtcRoutes } from './webrtc/webrtc.routes.js';
+import { roamingRoutes } from './roaming/roaming.routes.js';
+
+const RESOURCES = [userRoutes, extensionRoutes, sipDeviceRoutes, phoneNumberRoutes, callerIdentityRoutes, twinningRoutes, userGroupRoutes,
+  dndRoutes, forwardRoutes, userSettingRoutes, inCallRoutes, pushDeviceRoutes, phoneButtonRoutes, webrtcRoutes, roamingRoutes];
+
+export async function directoryRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  for (const routes of RESOURCES) await app.register(routes, { ctx });
+}
+
+export { seedDirectory } from './directory.seed.js';
+
+// What other domains use.
+/** Users are created by the CLI, the demo seed and the test factories as well as by the API. */
+export { insertUser, type NewUser } from './users/users.queries.js';
+/** The directory arrays of the `/me` profile (identity) and their schemas. */
+export { profileDirectory } from './profile.js';
+export { Extension } from './extensions/extensions.schemas.js';
+export { SipDevice } from './sip-devices/sip-devices.schemas.js';
+export { Twinning } from './twinnings/twinnings.schemas.js';
+export { CallerIdentity } from './caller-identities/caller-identities.schemas.js';
+export { UserGroup } from './user-groups/user-groups.schemas.js';
+export { WebrtcSummary } from './webrtc/webrtc.schemas.js';
+/** What a placed call may ring and present (calls). */
+export { identitiesAvailableToUsers } from './caller-identities/caller-identities.queries.js';
+export { twinningsOfUsers } from './twinnings/twinnings.queries.js';
+export { findWebrtc } from './webrtc/webrtc.queries.js';
