@@ -1,4 +1,4 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TInteger, type TObject, type TOptional, type TProperties, type TSchema, type TString } from '@sinclair/typebox';
 import type { PageRequest, SortTerm } from '../db/paging.js';
 import { IncludeParam } from './include.js';
 
@@ -6,25 +6,47 @@ export const DEFAULT_PAGE_SIZE = 15;
 export const MAX_PAGE_SIZE = 100;
 const escape = (value: string) => value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The contract spells the page size `perPage` in most places and `per_page` on some lists. */
+export type PageSizeName = 'perPage' | 'per_page';
+
 export interface ListQueryOptions {
   /** Sortable fields (`-field` sorts descending). */
   sort?: readonly string[];
   /** `filter[key]` parameters with their schemas. */
   filters?: Record<string, TSchema>;
   include?: readonly string[];
-  /** The contract spells the page size `perPage` in most places and `per_page` on some lists. */
-  pageSize?: 'perPage' | 'per_page';
+  pageSize?: PageSizeName;
   search?: boolean;
   extra?: TProperties;
 }
 
-/** The querystring schema of a list endpoint: search, sort, page, page size, filters, include. */
-export function ListQuery(options: ListQueryOptions) {
+type PageSizeOf<O extends ListQueryOptions> = O['pageSize'] extends 'per_page' ? 'per_page' : 'perPage';
+type Present<O, K extends keyof ListQueryOptions, T extends TProperties> = O extends Required<Pick<ListQueryOptions, K>> ? T : unknown;
+type FilterProperties<F> = { [K in keyof F & string as `filter[${K}]`]: TOptional<F[K] & TSchema> };
+
+/** The properties `ListQuery(options)` declares, so that `Static<>` of a list schema names exactly them. */
+export type ListQueryProperties<O extends ListQueryOptions> = { page: TOptional<TInteger> } & { [K in PageSizeOf<O>]: TOptional<TInteger> } & (O['search'] extends false
+    ? unknown
+    : { search: TOptional<TString> }) &
+  Present<O, 'sort', { sort: TOptional<TString> }> &
+  Present<O, 'include', { include: TOptional<TString> }> &
+  (O extends { filters: infer F } ? FilterProperties<F> : unknown) &
+  (O extends { extra: infer E extends TProperties } ? E : unknown);
+
+const PAGE_SIZE = Symbol('pageSizeName');
+
+/** A list endpoint's querystring schema; it remembers which page-size name it declares. */
+export type ListQuerySchema<O extends ListQueryOptions = ListQueryOptions> = TObject<ListQueryProperties<O>> & { readonly [PAGE_SIZE]: PageSizeOf<O> };
+
+/**
+ * The querystring schema of a list endpoint: search, sort, page, page size, filters, include.
+ * The page-size spelling the endpoint does not declare is refused (422), never read.
+ */
+export function ListQuery<const O extends ListQueryOptions>(options: O): ListQuerySchema<O> {
+  const pageSize = (options.pageSize ?? 'perPage') as PageSizeOf<O>;
   const properties: TProperties = {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1.' })),
-    [options.pageSize ?? 'perPage']: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
-    ),
+    [pageSize]: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
   };
   if (options.search !== false) properties.search = Type.Optional(Type.String({ maxLength: 255, description: 'Free-text search.' }));
   if (options.sort?.length) {
@@ -37,7 +59,18 @@ export function ListQuery(options: ListQueryOptions) {
   for (const [key, schema] of Object.entries(options.filters ?? {})) properties[`filter[${key}]`] = Type.Optional(schema);
   if (options.include?.length) properties.include = IncludeParam(options.include);
   Object.assign(properties, options.extra ?? {});
-  return Type.Object(properties);
+  const schema = Type.Object(properties, onlyPageSize(pageSize));
+  return Object.assign(schema, { [PAGE_SIZE]: pageSize }) as unknown as ListQuerySchema<O>;
+}
+
+/**
+ * Schema options that refuse the page-size spelling a list does not declare (422 naming the one
+ * it does), for list querystrings written out by hand. Query-level keywords do not reach the
+ * OpenAPI parameters; only the validator reads them.
+ */
+export function onlyPageSize(declared: PageSizeName) {
+  const other: PageSizeName = declared === 'perPage' ? 'per_page' : 'perPage';
+  return { propertyNames: { not: { const: other }, 'x-page-size': declared } };
 }
 
 export function parseSort(raw: string | undefined, fallback: SortTerm[]): SortTerm[] {
@@ -45,8 +78,15 @@ export function parseSort(raw: string | undefined, fallback: SortTerm[]): SortTe
   return raw.split(',').map((term) => (term.startsWith('-') ? { field: term.slice(1), direction: 'desc' } : { field: term, direction: 'asc' }));
 }
 
-export function pageRequest(query: { page?: number; perPage?: number; per_page?: number }): PageRequest {
-  const page = query.page ?? 1;
-  const perPage = query.perPage ?? query.per_page ?? DEFAULT_PAGE_SIZE;
+/** The page asked for, read from the page-size name the list declares (and no other). */
+export function pageRequest<O extends ListQueryOptions>(schema: ListQuerySchema<O>, query: Static<ListQuerySchema<O>>): PageRequest {
+  const values = query as { page?: number } & Partial<Record<PageSizeName, number>>;
+  const page = values.page ?? 1;
+  const perPage = values[schema[PAGE_SIZE]] ?? DEFAULT_PAGE_SIZE;
+  return { page, perPage, offset: (page - 1) * perPage };
+}
+
+/** A page request from plain numbers, for lists whose parameters are not a ListQuery (and tests). */
+export function pageOf(page = 1, perPage = DEFAULT_PAGE_SIZE): PageRequest {
   return { page, perPage, offset: (page - 1) * perPage };
 }

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { paginate } from './pagination.js';
 import { parseInclude } from './include.js';
-import { pageRequest, parseSort } from './list-query.js';
+import { pageOf, parseSort } from './list-query.js';
 
 describe('paginate', () => {
   const path = 'http://pbx.test/api/v1/things';
 
   it('builds the Laravel envelope and keeps the query on every link', () => {
-    const page = pageRequest({ page: 2, perPage: 10 });
+    const page = pageOf(2, 10);
     const body = paginate(Array.from({ length: 10 }, (_, i) => i), 35, page, path, { page: 2, perPage: 10, search: 'a b' });
     expect(body.meta).toMatchObject({ current_page: 2, from: 11, to: 20, last_page: 4, per_page: 10, total: 35, path });
     expect(body.links).toEqual({
@@ -21,13 +21,13 @@ describe('paginate', () => {
   });
 
   it('answers an empty page past the end with null from/to', () => {
-    const body = paginate([], 3, pageRequest({ page: 9 }), path, {});
+    const body = paginate([], 3, pageOf(9), path, {});
     expect(body.meta).toMatchObject({ current_page: 9, from: null, to: null, last_page: 1, total: 3 });
     expect(body.links.next).toBeNull();
   });
 
   it('shortens long page lists with ellipses', () => {
-    const body = paginate([1], 500, pageRequest({ page: 25, perPage: 10 }), path, {});
+    const body = paginate([1], 500, pageOf(25, 10), path, {});
     expect(body.meta.links.map((l) => l.label)).toEqual(['&laquo; Previous', '1', '2', '...', '22', '23', '24', '25', '26', '27', '28', '...', '49', '50', 'Next &raquo;']);
   });
 });

@@ -12,13 +12,19 @@ export function registerQueryFlags(app: FastifyInstance, apiPrefix: string): voi
     const flags = Object.keys(properties).filter((name) => properties[name].type === 'boolean');
     if (flags.length === 0) return;
     const asWords: preValidationHookHandler = (request, _reply, done) => {
-      const query = request.query as Record<string, unknown>;
-      for (const name of flags) {
-        if (query[name] === '1') query[name] = 'true';
-        else if (query[name] === '0') query[name] = 'false';
+      const query = request.query;
+      if (isRecord(query)) {
+        for (const name of flags) {
+          if (query[name] === '1') query[name] = 'true';
+          else if (query[name] === '0') query[name] = 'false';
+        }
       }
       done();
     };
     route.preValidation = [asWords, ...(route.preValidation ? [route.preValidation].flat() : [])];
   });
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null;
 }

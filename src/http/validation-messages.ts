@@ -5,6 +5,13 @@ export interface AjvError {
   params: Record<string, unknown>;
   message?: string;
   parentSchema?: Record<string, unknown>;
+  /** Set on errors raised inside `propertyNames`: the property whose name was refused. */
+  propertyName?: string;
+}
+
+/** The property a `propertyNames` rule refused (list schemas refuse the undeclared page-size spelling). */
+function refusedName(error: AjvError): string | undefined {
+  return error.propertyName ?? (error.keyword === 'propertyNames' ? String(error.params.propertyName) : undefined);
 }
 
 /**
@@ -12,6 +19,8 @@ export interface AjvError {
  * (`filter[type]`, `perPage`).
  */
 export function validationField(error: AjvError, context?: string): string {
+  const refused = refusedName(error);
+  if (refused) return refused;
   const segments = error.instancePath
     .split('/')
     .slice(1)
@@ -45,6 +54,11 @@ const FORMAT_NAMES: Record<string, string> = {
 export function validationMessage(error: AjvError, field: string): string {
   const label = field.replace(/_/g, ' ');
   const p = error.params;
+  if (refusedName(error)) {
+    const rule = (error.keyword === 'propertyNames' ? error.parentSchema?.propertyNames : error.parentSchema) as Record<string, unknown> | undefined;
+    const pageSize = rule?.['x-page-size'];
+    return typeof pageSize === 'string' ? `The ${field} parameter is not accepted here; the page size is ${pageSize}.` : `The ${field} parameter is not accepted here.`;
+  }
   switch (error.keyword) {
     case 'required':
       return `The ${label} field is required.`;

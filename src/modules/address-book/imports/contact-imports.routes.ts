@@ -4,24 +4,22 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf } from '../../../platform/tenancy.js';
-import { userPrincipalOf } from '../../../platform/auth/auth-plugin.js';
-import { ClientError } from '../../../platform/errors.js';
-import { parseInclude } from '../../../http/include.js';
-import { pageRequest, parseSort } from '../../../http/list-query.js';
-import { Paginated, paginate } from '../../../http/pagination.js';
+import { principalOf } from '../../../platform/auth/auth-plugin.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import { ClientError, Unauthorized } from '../../../platform/errors.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
 import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
-import type { ImportStatus } from '../address-book.tables.js';
 import { ContactImportsService, type ImportOwner, type UploadPart } from './contact-imports.service.js';
-import { presentImport } from './contact-imports.presenter.js';
+import { presentImport, type ImportRow } from './contact-imports.presenter.js';
 
 const tags = ['Contact imports'];
 /** Imports belong to a user: user tokens only. */
-const USER = { auth: { user: true } } as const;
+const USER = { user: true } as const;
 const ImportRef = Type.Ref(ContactImport);
 
-function ownerOf(request: FastifyRequest): ImportOwner {
-  const principal = userPrincipalOf(request);
+function importOwnerOf(principal: Principal): ImportOwner {
+  if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
   return { tenant: tenantOf(principal), userId: principal.userId };
 }
 
@@ -37,11 +35,16 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
   const service = new ContactImportsService(ctx);
   // Multipart only here: the rest of the API takes JSON alone.
   await app.register(multipart, { limits: { fileSize: ctx.config.importMaxBytes, files: 1, fields: 20, fieldSize: 4096 }, throwFileSizeLimit: true });
-  app.addSchema(ContactImport);
+  const imports = resourceRoutes(app, ctx.config.baseUrl, {
+    tags,
+    schema: ContactImport,
+    scope: ({ principal }) => importOwnerOf(principal),
+    present: (rows: ImportRow[], { include }) => Promise.all(rows.map((row) => service.withRelations(row, include))),
+  });
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/contacts/imports', {
-    config: USER,
+    config: { auth: USER },
     schema: {
       tags,
       operationId: 'createContactImport',
@@ -56,73 +59,60 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
       response: { 201: DataEnvelope(ImportRef) },
     },
     handler: async (request, reply) => {
-      const row = await service.create(ownerOf(request), uploadParts(request));
+      const row = await service.create(importOwnerOf(principalOf(request)), uploadParts(request));
       reply.code(201);
       return { data: presentImport(row) };
     },
   });
 
-  r.get('/contacts/imports', {
-    config: USER,
-    schema: { tags, operationId: 'listContactImports', summary: "The caller's contact imports, newest first", querystring: ImportListQuery, response: { 200: Paginated(ImportRef) } },
-    handler: async (request) => {
-      const query = request.query as { page?: number; perPage?: number; sort?: string; 'filter[status]'?: ImportStatus };
-      const page = pageRequest(query);
-      const { rows, total } = await service.list(ownerOf(request), query['filter[status]'], parseSort(query.sort, [{ field: 'created_at', direction: 'desc' }]), page);
-      return paginate(rows.map((row) => presentImport(row)), total, page, `${ctx.config.baseUrl}/contacts/imports`, query);
-    },
-  });
-
-  r.get('/contacts/imports/:id', {
-    config: USER,
-    schema: {
-      tags,
-      operationId: 'getContactImport',
-      summary: 'One of the caller\'s imports (flat, not wrapped in data)',
-      description: "include=records,errors embeds what was imported and the failed rows. Another user's import is 404.",
-      params: ImportParams,
-      querystring: ImportDetailQuery,
-      response: { 200: ImportRef },
-    },
-    handler: async (request) => service.withRelations(await service.get(ownerOf(request), request.params.id), parseInclude(request.query.include)),
-  });
-
   r.get('/contacts/imports/:id/preview', {
-    config: USER,
+    config: { auth: USER },
     schema: { tags, operationId: 'previewContactImport', summary: 'Detected columns and the first rows of the file', params: ImportParams, response: { 200: DataEnvelope(ImportPreview) } },
-    handler: async (request) => ({ data: await service.preview(ownerOf(request), request.params.id) }),
+    handler: async (request) => ({ data: await service.preview(importOwnerOf(principalOf(request)), request.params.id) }),
   });
 
-  r.put('/contacts/imports/:id/mappings', {
-    config: USER,
-    schema: {
-      tags,
-      operationId: 'saveContactImportMappings',
-      summary: 'Save which column fills which contact field (can_confirm becomes true)',
-      description: 'name1 must be mapped. phone_number may be mapped several times, with subfields label and type.',
-      params: ImportParams,
-      body: MappingsBody,
-      response: { 200: DataEnvelope(ImportRef) },
-    },
-    handler: async (request) => ({ data: presentImport(await service.saveMappings(ownerOf(request), request.params.id, request.body.mappings)) }),
+  imports.list('/contacts/imports', {
+    auth: USER,
+    operationId: 'listContactImports',
+    summary: "The caller's contact imports, newest first",
+    querystring: ImportListQuery,
+    defaultSort: [{ field: 'created_at', direction: 'desc' }],
+    fetch: ({ scope, query }, { sort, page }) => service.list(scope, query['filter[status]'], sort, page),
   });
-
-  r.post('/contacts/imports/:id/confirm', {
-    config: USER,
-    schema: { tags, operationId: 'confirmContactImport', summary: 'Start the import (incomplete -> pending; a background job processes it)', params: ImportParams, response: { 202: DataEnvelope(ImportRef) } },
-    handler: async (request, reply) => {
-      const row = await service.confirm(ownerOf(request), request.params.id);
-      reply.code(202);
-      return { data: presentImport(row) };
-    },
+  imports.read('/contacts/imports/:id', {
+    auth: USER,
+    operationId: 'getContactImport',
+    summary: "One of the caller's imports (flat, not wrapped in data)",
+    description: "include=records,errors embeds what was imported and the failed rows. Another user's import is 404.",
+    params: ImportParams,
+    querystring: ImportDetailQuery,
+    envelope: 'flat',
+    load: ({ scope, params }) => service.get(scope, params.id),
   });
-
-  r.delete('/contacts/imports/:id', {
-    config: USER,
-    schema: { tags, operationId: 'deleteContactImport', summary: 'Delete an import with its records, errors and file (contacts stay)', params: ImportParams, response: { 204: Type.Null() } },
-    handler: async (request, reply) => {
-      await service.remove(ownerOf(request), request.params.id);
-      return reply.code(204).send(null);
-    },
+  imports.action('/contacts/imports/:id/mappings', {
+    method: 'PUT',
+    auth: USER,
+    operationId: 'saveContactImportMappings',
+    summary: 'Save which column fills which contact field (can_confirm becomes true)',
+    description: 'name1 must be mapped. phone_number may be mapped several times, with subfields label and type.',
+    params: ImportParams,
+    body: MappingsBody,
+    run: ({ scope, params, body }) => service.saveMappings(scope, params.id, body.mappings),
+  });
+  imports.action('/contacts/imports/:id/confirm', {
+    method: 'POST',
+    status: 202,
+    auth: USER,
+    operationId: 'confirmContactImport',
+    summary: 'Start the import (incomplete -> pending; a background job processes it)',
+    params: ImportParams,
+    run: ({ scope, params }) => service.confirm(scope, params.id),
+  });
+  imports.delete('/contacts/imports/:id', {
+    auth: USER,
+    operationId: 'deleteContactImport',
+    summary: 'Delete an import with its records, errors and file (contacts stay)',
+    params: ImportParams,
+    run: ({ scope, params }) => service.remove(scope, params.id),
   });
 }

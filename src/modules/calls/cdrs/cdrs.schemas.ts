@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateOnly, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../../http/list-query.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, onlyPageSize } from '../../../http/list-query.js';
 
 export const CALL_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const CallTime = (description = 'UTC, `YYYY-MM-DD HH:MM:SS`.') => Type.String({ pattern: CALL_TIME_PATTERN, description, examples: ['2026-01-15 09:30:12'] });
@@ -97,7 +97,7 @@ export const CdrListQuery = Type.Object({
   'filter[user_id]': Type.Optional(Uuid({ description: 'Calls this user took part in (as caller or on any leg).' })),
   'filter[internal]': Type.Optional(Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' })),
   'filter[with_recording]': Type.Optional(Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' })),
-});
+}, onlyPageSize('perPage'));
 export type CdrListQueryView = Static<typeof CdrListQuery>;
 
 export const CdrListResponse = Type.Object(

@@ -23,7 +23,7 @@ import {
   type ExtensionFilters,
 } from './extensions.queries.js';
 
-type ExtensionRow = Selectable<ExtensionTable>;
+export type ExtensionRow = Selectable<ExtensionTable>;
 type ExtensionView = Static<typeof Extension>;
 
 const NOT_FOUND = 'Extension not found.';

@@ -3,31 +3,56 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
+import { USER_SETTINGS_TAGS } from '../shared/tags.js';
 import { UserParams } from '../users/users.schemas.js';
-import { PhoneButtonsService, presentPhoneButton } from './phone-buttons.service.js';
+import { PhoneButtonsService, presentPhoneButton, type PhoneButtonRow } from './phone-buttons.service.js';
 import { CreatePhoneButtonBody, PhoneButton, PhoneButtonParams, PhoneButtonPreview, PhoneButtonQuery, UpdatePhoneButtonBody } from './phone-buttons.schemas.js';
 
-const tags = ['Users: settings, DND, groups, buttons, forwards'];
-const AUTH = { auth: { user: true, pbx: true } } as const;
+const AUTH = { user: true, pbx: true } as const;
 
 export async function phoneButtonRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new PhoneButtonsService(ctx);
-  app.addSchema(PhoneButton);
-  app.addSchema(PhoneButtonPreview);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const one = DataEnvelope(Type.Ref(PhoneButton));
+  const buttons = resourceRoutes(app, ctx.config.baseUrl, { tags: USER_SETTINGS_TAGS, schema: PhoneButton, present: (rows: PhoneButtonRow[]) => rows.map(presentPhoneButton) });
 
-  r.get('/users/:user/phone-buttons', {
-    config: AUTH,
-    schema: { tags, operationId: 'listPhoneButtons', summary: 'Programmed keys of a user\u2019s phones', params: UserParams, querystring: PhoneButtonQuery, response: { 200: DataEnvelope(Type.Array(Type.Ref(PhoneButton))) } },
-    handler: async (request) => ({ data: (await service.list(tenantOfRequest(request), principalOf(request), request.params.user, request.query.sip_device_id)).map(presentPhoneButton) }),
+  buttons.all('/users/:user/phone-buttons', {
+    auth: AUTH,
+    operationId: 'listPhoneButtons',
+    summary: 'Programmed keys of a user\u2019s phones',
+    params: UserParams,
+    querystring: PhoneButtonQuery,
+    fetch: ({ tenant, principal, params, query }) => service.list(tenant, principal, params.user, query.sip_device_id),
+  });
+  buttons.create('/users/:user/phone-buttons', {
+    auth: AUTH,
+    operationId: 'createPhoneButton',
+    summary: 'Program a key',
+    params: UserParams,
+    body: CreatePhoneButtonBody,
+    run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
+  });
+  buttons.update('/users/:user/phone-buttons/:phoneButtonId', {
+    auth: AUTH,
+    operationId: 'updatePhoneButton',
+    summary: 'Reprogram or move a key',
+    params: PhoneButtonParams,
+    body: UpdatePhoneButtonBody,
+    run: ({ tenant, principal, params, body }) => service.update(tenant, principal, params.user, params.phoneButtonId, body),
+  });
+  buttons.delete('/users/:user/phone-buttons/:phoneButtonId', {
+    auth: AUTH,
+    operationId: 'deletePhoneButton',
+    summary: 'Clear a key',
+    params: PhoneButtonParams,
+    run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user, params.phoneButtonId),
   });
 
-  r.get('/users/:user/phone-buttons/preview-config', {
-    config: AUTH,
+  app.addSchema(PhoneButtonPreview);
+  app.withTypeProvider<TypeBoxTypeProvider>().get('/users/:user/phone-buttons/preview-config', {
+    config: { auth: AUTH },
     schema: {
-      tags,
+      tags: USER_SETTINGS_TAGS,
       operationId: 'previewPhoneButtons',
       summary: 'Every key of the phone model with what it is programmed to',
       params: UserParams,
@@ -35,30 +60,5 @@ export async function phoneButtonRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: { 200: DataEnvelope(Type.Ref(PhoneButtonPreview)) },
     },
     handler: async (request) => ({ data: await service.preview(tenantOfRequest(request), principalOf(request), request.params.user, request.query.sip_device_id) }),
-  });
-
-  r.post('/users/:user/phone-buttons', {
-    config: AUTH,
-    schema: { tags, operationId: 'createPhoneButton', summary: 'Program a key', params: UserParams, body: CreatePhoneButtonBody, response: { 201: one } },
-    handler: async (request, reply) => {
-      const row = await service.create(tenantOfRequest(request), principalOf(request), request.params.user, request.body);
-      reply.code(201);
-      return { data: presentPhoneButton(row) };
-    },
-  });
-
-  r.patch('/users/:user/phone-buttons/:phoneButtonId', {
-    config: AUTH,
-    schema: { tags, operationId: 'updatePhoneButton', summary: 'Reprogram or move a key', params: PhoneButtonParams, body: UpdatePhoneButtonBody, response: { 200: one } },
-    handler: async (request) => ({ data: presentPhoneButton(await service.update(tenantOfRequest(request), principalOf(request), request.params.user, request.params.phoneButtonId, request.body)) }),
-  });
-
-  r.delete('/users/:user/phone-buttons/:phoneButtonId', {
-    config: AUTH,
-    schema: { tags, operationId: 'deletePhoneButton', summary: 'Clear a key', params: PhoneButtonParams, response: { 204: Type.Null() } },
-    handler: async (request, reply) => {
-      await service.delete(tenantOfRequest(request), principalOf(request), request.params.user, request.params.phoneButtonId);
-      return reply.code(204).send(null);
-    },
   });
 }

@@ -22,7 +22,7 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
     handler: async (request) => {
       const principal = userPrincipalOf(request);
       const query = request.query;
-      const page = pageRequest(query);
+      const page = pageRequest(DeviceListQuery, query);
       const { rows, total } = await service.list(tenantOf(principal), principal.userId, { type: query.type, active: query.active, search: query.search }, parseSort(query.sort, [{ field: 'created_at', direction: 'desc' }]), page);
       return { message: 'Devices retrieved successfully.', devices: rows.map(presentPushDevice), total };
     },

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 
 export const DEVICE_TYPES = ['ios', 'android', 'web', 'desktop'] as const;
@@ -30,13 +31,10 @@ export const RegisterDeviceBody = Type.Object(
 );
 
 export const DeviceParams = Type.Object({ device: Uuid() });
-export const DeviceListQuery = Type.Object({
-  type: Type.Optional(StringEnum(DEVICE_TYPES)),
-  active: Type.Optional(Type.Boolean()),
-  search: Type.Optional(Type.String({ maxLength: 255 })),
-  sort: Type.Optional(Type.String({ pattern: '^-?(created_at|last_used_at|name)$', 'x-allowed': ['created_at', '-created_at', 'last_used_at', '-last_used_at', 'name', '-name'] })),
-  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })),
+/** The standard list parameters, with the contract's plain `type` and `active` filters. */
+export const DeviceListQuery = ListQuery({
+  sort: ['created_at', 'last_used_at', 'name'],
+  extra: { type: Type.Optional(StringEnum(DEVICE_TYPES)), active: Type.Optional(Type.Boolean()) },
 });
 export const DeviceListResponse = Type.Object({ message: Type.String(), devices: Type.Array(Type.Ref(PushDevice)), total: Type.Integer({ minimum: 0 }) });
 export const DeviceResponse = Type.Object({ message: Type.String(), device: Type.Ref(PushDevice) });

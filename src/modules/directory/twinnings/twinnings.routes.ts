@@ -1,84 +1,57 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
-import { pageRequest, parseSort } from '../../../http/list-query.js';
-import { Paginated, paginate } from '../../../http/pagination.js';
-import { DataEnvelope } from '../../../http/schema.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
 import { UserParams } from '../users/users.schemas.js';
-import { presentTwinning, TwinningsService } from './twinnings.service.js';
+import { presentTwinning, TwinningsService, type TwinningRow } from './twinnings.service.js';
 import { CreateTwinningBody, Twinning, TwinningListQuery, TwinningParams, UpdateTwinningBody } from './twinnings.schemas.js';
 
-const tags = ['Twinnings'];
-const AUTH = { auth: { user: true, pbx: true } } as const;
+const AUTH = { user: true, pbx: true } as const;
 
 export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new TwinningsService(ctx);
-  app.addSchema(Twinning);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const one = DataEnvelope(Type.Ref(Twinning));
+  const twinnings = resourceRoutes(app, ctx.config.baseUrl, { tags: ['Twinnings'], schema: Twinning, present: (rows: TwinningRow[]) => rows.map(presentTwinning) });
 
-  r.get('/users/:user/twinnings', {
-    config: AUTH,
-    schema: { tags, operationId: 'listTwinnings', summary: 'Twinnings of a user', params: UserParams, querystring: TwinningListQuery, response: { 200: Paginated(Type.Ref(Twinning)) } },
-    handler: async (request) => {
-      const query = request.query as { search?: string; sort?: string; page?: number; perPage?: number; 'filter[status]'?: string; 'filter[type]'?: string; 'filter[sync_source]'?: string };
-      const page = pageRequest(query);
-      const filters = { search: query.search, status: query['filter[status]'], type: query['filter[type]'], syncSource: query['filter[sync_source]'] };
-      const { rows, total } = await service.list(tenantOfRequest(request), principalOf(request), request.params.user, filters, parseSort(query.sort, [{ field: 'created_at', direction: 'asc' }]), page);
-      return paginate(rows.map(presentTwinning), total, page, `${ctx.config.baseUrl}/users/${request.params.user}/twinnings`, query);
-    },
+  twinnings.list('/users/:user/twinnings', {
+    auth: AUTH,
+    operationId: 'listTwinnings',
+    summary: 'Twinnings of a user',
+    params: UserParams,
+    querystring: TwinningListQuery,
+    defaultSort: [{ field: 'created_at', direction: 'asc' }],
+    fetch: ({ tenant, principal, params, query }, { sort, page }) =>
+      service.list(tenant, principal, params.user, { search: query.search, status: query['filter[status]'], type: query['filter[type]'], syncSource: query['filter[sync_source]'] }, sort, page),
   });
-
-  r.post('/users/:user/twinnings', {
-    config: AUTH,
-    schema: {
-      tags,
-      operationId: 'createTwinning',
-      summary: 'Add a twinning (with the PBX API key it is a provisioned twinning)',
-      params: UserParams,
-      body: CreateTwinningBody,
-      response: { 201: one },
-    },
-    handler: async (request, reply) => {
-      const row = await service.create(tenantOfRequest(request), principalOf(request), request.params.user, request.body);
-      reply.code(201);
-      return { data: presentTwinning(row) };
-    },
+  twinnings.create('/users/:user/twinnings', {
+    auth: AUTH,
+    operationId: 'createTwinning',
+    summary: 'Add a twinning (with the PBX API key it is a provisioned twinning)',
+    params: UserParams,
+    body: CreateTwinningBody,
+    run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
   });
-
-  r.get('/users/:user/twinnings/:twinning', {
-    config: AUTH,
-    schema: { tags, operationId: 'getTwinning', summary: 'One twinning', params: TwinningParams, response: { 200: one } },
-    handler: async (request) => ({ data: presentTwinning(await service.get(tenantOfRequest(request), principalOf(request), request.params.user, request.params.twinning)) }),
+  twinnings.read('/users/:user/twinnings/:twinning', {
+    auth: AUTH,
+    operationId: 'getTwinning',
+    summary: 'One twinning',
+    params: TwinningParams,
+    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.twinning),
   });
-
-  for (const method of ['PUT', 'PATCH'] as const) {
-    r.route({
+  for (const [method, operationId] of [['PUT', 'replaceTwinning'], ['PATCH', 'updateTwinning']] as const) {
+    twinnings.update('/users/:user/twinnings/:twinning', {
       method,
-      url: '/users/:user/twinnings/:twinning',
-      config: AUTH,
-      schema: {
-        tags,
-        operationId: method === 'PUT' ? 'replaceTwinning' : 'updateTwinning',
-        summary: 'Change a twinning (PUT and PATCH are identical: only supplied fields change)',
-        params: TwinningParams,
-        body: UpdateTwinningBody,
-        response: { 200: one },
-      },
-      handler: async (request) => {
-        return { data: presentTwinning(await service.update(tenantOfRequest(request), principalOf(request), request.params.user, request.params.twinning, request.body)) };
-      },
+      auth: AUTH,
+      operationId,
+      summary: 'Change a twinning (PUT and PATCH are identical: only supplied fields change)',
+      params: TwinningParams,
+      body: UpdateTwinningBody,
+      run: ({ tenant, principal, params, body }) => service.update(tenant, principal, params.user, params.twinning, body),
     });
   }
-
-  r.delete('/users/:user/twinnings/:twinning', {
-    config: AUTH,
-    schema: { tags, operationId: 'deleteTwinning', summary: 'Remove a twinning', params: TwinningParams, response: { 204: Type.Null() } },
-    handler: async (request, reply) => {
-      await service.delete(tenantOfRequest(request), principalOf(request), request.params.user, request.params.twinning);
-      return reply.code(204).send(null);
-    },
+  twinnings.delete('/users/:user/twinnings/:twinning', {
+    auth: AUTH,
+    operationId: 'deleteTwinning',
+    summary: 'Remove a twinning',
+    params: TwinningParams,
+    run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user, params.twinning),
   });
 }

@@ -1,85 +1,75 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { isAdmin } from '../../../platform/auth/principal.js';
-import { parseInclude } from '../../../http/include.js';
-import { pageRequest, parseSort } from '../../../http/list-query.js';
-import { Paginated, paginate } from '../../../http/pagination.js';
-import { DataEnvelope } from '../../../http/schema.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
 import { UserParams } from '../users/users.schemas.js';
-import { UserGroupsService } from './user-groups.service.js';
+import { UserGroupsService, type UserGroupRow } from './user-groups.service.js';
 import { CreateUserGroupBody, UpdateUserGroupBody, UserGroup, UserGroupInclude, UserGroupListQuery, UserGroupMembersBody, UserGroupParams } from './user-groups.schemas.js';
 
-const tags = ['User groups'];
-const AUTH = { auth: { user: true, pbx: true } } as const;
+const AUTH = { user: true, pbx: true } as const;
+/** Writes answer with the members, so the caller sees the group it just shaped. */
+const WITH_MEMBERS = ['users'];
 
 export async function userGroupRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new UserGroupsService(ctx);
-  app.addSchema(UserGroup);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const one = DataEnvelope(Type.Ref(UserGroup));
-  const withMembers = async (row: Parameters<UserGroupsService['present']>[0][number]) => ({ data: (await service.present([row], true))[0] });
+  const groups = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: ['User groups'],
+    schema: UserGroup,
+    present: (rows: UserGroupRow[], { include }) => service.present(rows, include.has('users')),
+  });
 
-  r.get('/user-groups', {
-    config: AUTH,
-    schema: {
-      tags,
-      operationId: 'listUserGroups',
-      summary: 'User groups: a user\u2019s own; every group of the PBX for an administrator (filter[user_id] narrows)',
-      querystring: UserGroupListQuery,
-      response: { 200: Paginated(Type.Ref(UserGroup)) },
-    },
-    handler: async (request) => {
-      const query = request.query as { search?: string; sort?: string; page?: number; perPage?: number; include?: string; 'filter[user_id]'?: string };
-      const principal = principalOf(request);
+  groups.list('/user-groups', {
+    auth: AUTH,
+    operationId: 'listUserGroups',
+    summary: 'User groups: a user\u2019s own; every group of the PBX for an administrator (filter[user_id] narrows)',
+    querystring: UserGroupListQuery,
+    defaultSort: [{ field: 'position', direction: 'asc' }],
+    fetch: ({ tenant, principal, query }, { sort, page }) => {
       const ownOnly = principal.kind === 'user' && !isAdmin(principal);
-      const page = pageRequest(query);
-      const filters = { search: query.search, userId: ownOnly && principal.kind === 'user' ? principal.userId : query['filter[user_id]'] };
-      const { rows, total } = await service.list(tenantOfRequest(request), filters, parseSort(query.sort, [{ field: 'position', direction: 'asc' }]), page);
-      return paginate(await service.present(rows, parseInclude(query.include).has('users')), total, page, `${ctx.config.baseUrl}/user-groups`, query);
+      return service.list(tenant, { search: query.search, userId: ownOnly ? principal.userId : query['filter[user_id]'] }, sort, page);
     },
   });
-
-  r.post('/users/:user/user-groups', {
-    config: AUTH,
-    schema: { tags, operationId: 'createUserGroup', summary: 'Create a group for a user', params: UserParams, body: CreateUserGroupBody, response: { 201: one } },
-    handler: async (request, reply) => {
-      const row = await service.create(tenantOfRequest(request), principalOf(request), request.params.user, request.body);
-      reply.code(201);
-      return withMembers(row);
-    },
+  groups.create('/users/:user/user-groups', {
+    auth: AUTH,
+    operationId: 'createUserGroup',
+    summary: 'Create a group for a user',
+    params: UserParams,
+    body: CreateUserGroupBody,
+    include: WITH_MEMBERS,
+    run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
   });
-
-  r.get('/users/:user/user-groups/:userGroup', {
-    config: AUTH,
-    schema: { tags, operationId: 'getUserGroup', summary: 'One group', params: UserGroupParams, querystring: UserGroupInclude, response: { 200: one } },
-    handler: async (request) => {
-      const row = await service.get(tenantOfRequest(request), principalOf(request), request.params.user, request.params.userGroup);
-      return { data: (await service.present([row], parseInclude(request.query.include).has('users')))[0] };
-    },
+  groups.read('/users/:user/user-groups/:userGroup', {
+    auth: AUTH,
+    operationId: 'getUserGroup',
+    summary: 'One group',
+    params: UserGroupParams,
+    querystring: UserGroupInclude,
+    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.userGroup),
   });
-
-  r.patch('/users/:user/user-groups/:userGroup', {
-    config: AUTH,
-    schema: { tags, operationId: 'updateUserGroup', summary: 'Rename or reorder a group (position)', params: UserGroupParams, body: UpdateUserGroupBody, response: { 200: one } },
-    handler: async (request) => withMembers(await service.update(tenantOfRequest(request), principalOf(request), request.params.user, request.params.userGroup, request.body)),
+  groups.update('/users/:user/user-groups/:userGroup', {
+    auth: AUTH,
+    operationId: 'updateUserGroup',
+    summary: 'Rename or reorder a group (position)',
+    params: UserGroupParams,
+    body: UpdateUserGroupBody,
+    include: WITH_MEMBERS,
+    run: ({ tenant, principal, params, body }) => service.update(tenant, principal, params.user, params.userGroup, body),
   });
-
-  r.put('/users/:user/user-groups/:userGroup/users', {
-    config: AUTH,
-    schema: { tags, operationId: 'setUserGroupMembers', summary: 'Replace the members of a group', params: UserGroupParams, body: UserGroupMembersBody, response: { 200: one } },
-    handler: async (request) =>
-      withMembers(await service.setMembers(tenantOfRequest(request), principalOf(request), request.params.user, request.params.userGroup, request.body.users)),
+  groups.update('/users/:user/user-groups/:userGroup/users', {
+    method: 'PUT',
+    auth: AUTH,
+    operationId: 'setUserGroupMembers',
+    summary: 'Replace the members of a group',
+    params: UserGroupParams,
+    body: UserGroupMembersBody,
+    include: WITH_MEMBERS,
+    run: ({ tenant, principal, params, body }) => service.setMembers(tenant, principal, params.user, params.userGroup, body.users),
   });
-
-  r.delete('/users/:user/user-groups/:userGroup', {
-    config: AUTH,
-    schema: { tags, operationId: 'deleteUserGroup', summary: 'Delete a group', params: UserGroupParams, response: { 204: Type.Null() } },
-    handler: async (request, reply) => {
-      await service.delete(tenantOfRequest(request), principalOf(request), request.params.user, request.params.userGroup);
-      return reply.code(204).send(null);
-    },
+  groups.delete('/users/:user/user-groups/:userGroup', {
+    auth: AUTH,
+    operationId: 'deleteUserGroup',
+    summary: 'Delete a group',
+    params: UserGroupParams,
+    run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user, params.userGroup),
   });
 }

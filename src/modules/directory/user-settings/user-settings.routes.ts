@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { USER_SETTINGS_TAGS } from '../shared/tags.js';
 import type { AppContext } from '../../../platform/context.js';
 import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
@@ -11,7 +12,7 @@ import { UserParams } from '../users/users.schemas.js';
 import { deleteUserSetting, findUserSetting, listUserSettings, upsertUserSetting } from './user-settings.queries.js';
 import { SaveUserSettingBody, UserSetting, UserSettingParams } from './user-settings.schemas.js';
 
-const tags = ['Users: settings, DND, groups, buttons, forwards'];
+const tags = USER_SETTINGS_TAGS;
 const AUTH = { auth: { user: true, pbx: true } } as const;
 const NOT_FOUND = 'User setting not found.';
 

@@ -1,42 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
-import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../platform/context.js';
-import { tenantOfRequest, userPrincipalOf } from '../../../platform/auth/auth-plugin.js';
-import { NotFound } from '../../../platform/errors.js';
-import { fetchPage } from '../../../db/paging.js';
-import { ListQuery, pageRequest } from '../../../http/list-query.js';
-import { Paginated, paginate } from '../../../http/pagination.js';
-import { DataEnvelope, DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
-import type { UserPrincipal } from '../../../platform/auth/principal.js';
-import type { Tenant } from '../../../platform/tenancy.js';
+import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
+import { NotFound, Unauthorized } from '../../../platform/errors.js';
 import { signingSecret } from '../../../platform/webhooks/webhooks.js';
-import type { WebhookDeliveryTable } from '../../../platform/webhooks/webhooks.tables.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
+import { findDelivery, listDeliveries, type DeliveryRow } from './webhooks.queries.js';
+import { DeliveryListQuery, DeliveryParams, SigningSecretResponse, WebhookDelivery, type WebhookDeliveryView } from './webhooks.schemas.js';
 
 const tags = ['Webhooks'];
-const USER = { auth: { user: true } } as const;
+const USER = { user: true } as const;
 
-export const WebhookDelivery = Type.Object(
-  {
-    id: Type.String({ description: 'The webhook-id header of the message.' }),
-    event: Type.String({ examples: ['contact_import.completed'] }),
-    subject_type: Type.String(),
-    subject_id: Uuid(),
-    url: Type.String(),
-    status: StringEnum(['pending', 'delivered', 'failed'] as const),
-    attempts: Type.Integer(),
-    response_status: Nullable(Type.Integer()),
-    last_error: Nullable(Type.String()),
-    payload: Type.Unknown({ description: 'The JSON body that was signed and sent.' }),
-    created_at: DateTime(),
-    updated_at: DateTime(),
-    delivered_at: Nullable(DateTime()),
-  },
-  { $id: 'WebhookDelivery' },
-);
-
-function present(row: Selectable<WebhookDeliveryTable>): Static<typeof WebhookDelivery> {
+function presentDelivery(row: DeliveryRow): WebhookDeliveryView {
   return {
     id: row.id,
     event: row.event,
@@ -54,63 +28,47 @@ function present(row: Selectable<WebhookDeliveryTable>): Static<typeof WebhookDe
   };
 }
 
-const DeliveryListQuery = ListQuery({
-  search: false,
-  filters: {
-    event: Type.String({ maxLength: 64 }),
-    status: StringEnum(['pending', 'delivered', 'failed'] as const),
-    subject_id: Uuid(),
-  },
-});
-
-/** A user reads the log of events about its own things; an administrator reads the whole PBX's. */
-function deliveries(ctx: AppContext, tenant: Tenant, principal: UserPrincipal) {
-  let query = ctx.db.selectFrom('webhook_deliveries').where('pbx_id', '=', tenant.pbxId);
-  if (principal.role !== 'admin') query = query.where('user_id', '=', principal.userId);
-  return query;
-}
-
 /** The delivery log of outgoing webhooks and the signing secret to verify them. */
 export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.addSchema(WebhookDelivery);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-
-  r.get('/webhooks/deliveries', {
-    config: USER,
-    schema: { tags, operationId: 'listWebhookDeliveries', summary: 'Delivery log of outgoing webhooks, newest first', querystring: DeliveryListQuery, response: { 200: Paginated(Type.Ref(WebhookDelivery)) } },
-    handler: async (request) => {
-      const query = request.query as { page?: number; perPage?: number; 'filter[event]'?: string; 'filter[status]'?: 'pending' | 'delivered' | 'failed'; 'filter[subject_id]'?: string };
-      const page = pageRequest(query);
-      const base = () => {
-        let q = deliveries(ctx, tenantOfRequest(request), userPrincipalOf(request));
-        if (query['filter[event]']) q = q.where('event', '=', query['filter[event]']);
-        if (query['filter[status]']) q = q.where('status', '=', query['filter[status]']);
-        if (query['filter[subject_id]']) q = q.where('subject_id', '=', query['filter[subject_id]']);
-        return q;
-      };
-      const { rows, total } = await fetchPage(base, (q) => q.selectAll(), [{ field: 'created_at', direction: 'desc' }], page);
-      return paginate(rows.map(present), total, page, `${ctx.config.baseUrl}/webhooks/deliveries`, query);
+  const deliveries = resourceRoutes(app, ctx.config.baseUrl, {
+    tags,
+    schema: WebhookDelivery,
+    scope: ({ principal }) => {
+      if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
+      return principal;
     },
+    present: (rows: DeliveryRow[]) => rows.map(presentDelivery),
   });
 
-  r.get('/webhooks/deliveries/:delivery', {
-    config: USER,
-    schema: { tags, operationId: 'getWebhookDelivery', summary: 'One webhook delivery', params: Type.Object({ delivery: Type.String({ pattern: '^msg_[0-9a-f]{32}$' }) }), response: { 200: DataEnvelope(Type.Ref(WebhookDelivery)) } },
-    handler: async (request) => {
-      const row = await deliveries(ctx, tenantOfRequest(request), userPrincipalOf(request)).selectAll().where('id', '=', request.params.delivery).executeTakeFirst();
+  deliveries.list('/webhooks/deliveries', {
+    auth: USER,
+    operationId: 'listWebhookDeliveries',
+    summary: 'Delivery log of outgoing webhooks, newest first',
+    querystring: DeliveryListQuery,
+    defaultSort: [{ field: 'created_at', direction: 'desc' }],
+    fetch: ({ tenant, scope, query }, { sort, page }) =>
+      listDeliveries(ctx.db, tenant, scope, { event: query['filter[event]'], status: query['filter[status]'], subjectId: query['filter[subject_id]'] }, sort, page),
+  });
+  deliveries.read('/webhooks/deliveries/:delivery', {
+    auth: USER,
+    operationId: 'getWebhookDelivery',
+    summary: 'One webhook delivery',
+    params: DeliveryParams,
+    load: async ({ tenant, scope, params }) => {
+      const row = await findDelivery(ctx.db, tenant, scope, params.delivery);
       if (!row) throw new NotFound('Webhook delivery not found.');
-      return { data: present(row) };
+      return row;
     },
   });
 
-  r.get('/webhooks/signing-secret', {
-    config: USER,
+  app.get('/webhooks/signing-secret', {
+    config: { auth: USER },
     schema: {
       tags,
       operationId: 'getWebhookSigningSecret',
       summary: "The PBX's Standard Webhooks secret, to verify webhook-signature",
       description: 'Each message carries webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">), as the Standard Webhooks specification defines.',
-      response: { 200: DataEnvelope(Type.Object({ secret: Type.String({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) })) },
+      response: { 200: SigningSecretResponse },
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');

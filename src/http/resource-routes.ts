@@ -1,0 +1,188 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import type { PageRequest, SortTerm } from '../db/paging.js';
+import { principalOf } from '../platform/auth/auth-plugin.js';
+import type { Principal, RouteAuth } from '../platform/auth/principal.js';
+import { tenantOf, type Tenant } from '../platform/tenancy.js';
+import { parseInclude } from './include.js';
+import { pageRequest, parseSort, type ListQueryOptions, type ListQuerySchema } from './list-query.js';
+import { Paginated, paginate } from './pagination.js';
+import { DataEnvelope } from './schema.js';
+
+/** What a resource's handler gets: the caller, its tenant, the validated input and the resource's scope. */
+export interface ResourceCall<P = unknown, Q = unknown, B = unknown, S = undefined> {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  principal: Principal;
+  readonly tenant: Tenant;
+  params: P;
+  query: Q;
+  body: B;
+  /** What the resource resolves once per request (e.g. the address-book actor); undefined when it declares none. */
+  scope: S;
+}
+
+/** What every route documents: who may call it, and its OpenAPI operation. */
+interface RouteDoc {
+  auth: RouteAuth;
+  operationId: string;
+  summary: string;
+  description?: string;
+}
+
+type NoParams = TObject<Record<string, never>>;
+type CallOf<P extends TSchema, Q extends TSchema, B extends TSchema, S> = ResourceCall<Static<P>, Static<Q>, Static<B>, S>;
+
+export interface ResourceDefinition<Row, View, S> {
+  tags: string[];
+  /** The item schema, with `$id`: registered once and referenced by every response. */
+  schema: TSchema;
+  /** Resolved once per request before the handler runs, and handed to it and to `present`. */
+  scope?: (call: ResourceCall) => S | Promise<S>;
+  /** Rows as the contract shows them to this caller; `include` holds the relations asked for. */
+  present: (rows: Row[], context: { call: ResourceCall<unknown, unknown, unknown, S>; include: Set<string> }) => View[] | Promise<View[]>;
+}
+
+/** Relations a write's answer embeds (a read's come from its `include` parameter). */
+interface Embeds {
+  include?: readonly string[];
+}
+
+/**
+ * The standard routes of a resource (list, read, create, update, delete, restore) from its schemas,
+ * its service calls and its presenter, so a routes file reads like a table of its routes. Each
+ * route keeps its own operation id, summary and errors in the OpenAPI document; routes that do not
+ * fit (a different answer shape, a file upload) stay explicit beside it.
+ */
+export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, baseUrl: string, definition: ResourceDefinition<Row, View, S>) {
+  // A schema another resource of this plugin already registered (a contact's groups) is reused.
+  if (!definition.schema.$id || !app.getSchema(definition.schema.$id)) app.addSchema(definition.schema);
+  const item = Type.Ref(definition.schema);
+  const { tags } = definition;
+
+  const register = <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
+    method: HTTPMethods,
+    url: string,
+    doc: RouteDoc,
+    parts: { params?: P; querystring?: Q; body?: B; response: Record<number, TSchema> },
+    handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
+  ) => {
+    app.route({
+      method,
+      url,
+      config: { auth: doc.auth },
+      schema: {
+        tags,
+        operationId: doc.operationId,
+        summary: doc.summary,
+        ...(doc.description ? { description: doc.description } : {}),
+        ...(parts.params ? { params: parts.params } : {}),
+        ...(parts.querystring ? { querystring: parts.querystring } : {}),
+        ...(parts.body ? { body: parts.body } : {}),
+        response: parts.response,
+      },
+      handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, definition.scope)),
+    });
+  };
+
+  const present = async (rows: Row[], call: ResourceCall<unknown, unknown, unknown, S>, include: Iterable<string> = []) =>
+    definition.present(rows, { call, include: new Set(include) });
+  const presentOne = async (row: Row, call: ResourceCall<unknown, unknown, unknown, S>, include?: Iterable<string>) => (await present([row], call, include))[0];
+  const includeOf = (query: unknown) => parseInclude((query as { include?: string } | undefined)?.include);
+
+  /** A page of the resource: the paginated envelope, `search`, `sort`, page size, filters, `include`. */
+  const list = <O extends ListQueryOptions, P extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc & {
+      params?: P;
+      querystring: ListQuerySchema<O>;
+      defaultSort: SortTerm[];
+      fetch: (call: CallOf<P, ListQuerySchema<O>, NoParams, S>, list: { sort: SortTerm[]; page: PageRequest }) => Promise<{ rows: Row[]; total: number }>;
+    },
+  ) => {
+    register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: Paginated(item) } }, async (call) => {
+      const page = pageRequest(route.querystring, call.query);
+      const { rows, total } = await route.fetch(call, { sort: parseSort((call.query as { sort?: string }).sort, route.defaultSort), page });
+      const path = `${baseUrl}${url.replace(/:(\w+)/g, (_, name: string) => String((call.params as Record<string, unknown>)[name]))}`;
+      return paginate(await present(rows, call, includeOf(call.query)), total, page, path, call.query);
+    });
+  };
+
+  /** Every row at once as `{data: [...]}`, for small per-user collections. */
+  const all = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params?: P; querystring?: Q; fetch: (call: CallOf<P, Q, NoParams, S>) => Promise<Row[]> }) => {
+    register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: DataEnvelope(Type.Array(item)) } }, async (call) => ({
+      data: await present(await route.fetch(call), call, includeOf(call.query)),
+    }));
+  };
+
+  /** One row, as `{data}` or, where the contract says so, flat. */
+  const read = <P extends TSchema, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params: P; querystring?: Q; envelope?: 'data' | 'flat'; load: (call: CallOf<P, Q, NoParams, S>) => Promise<Row> }) => {
+    const flat = route.envelope === 'flat';
+    register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: flat ? item : DataEnvelope(item) } }, async (call) => {
+      const view = await presentOne(await route.load(call), call, includeOf(call.query));
+      return flat ? view : { data: view };
+    });
+  };
+
+  /**
+   * Any route that answers one row as `{data}`: a create (POST, 201), an update (PATCH or PUT),
+   * a restore, or an action on the row such as a favourite or a confirmation.
+   */
+  const action = <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc &
+      Embeds & { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; status?: 200 | 201 | 202; params?: P; querystring?: Q; body?: B; run: (call: CallOf<P, Q, B, S>) => Promise<Row> },
+  ) => {
+    const status = route.status ?? 200;
+    register(route.method, url, route, { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: DataEnvelope(item) } }, async (call) => {
+      const row = await route.run(call);
+      call.reply.code(status);
+      return { data: await presentOne(row, call, route.include) };
+    });
+  };
+
+  /** POST, 201 `{data}`. */
+  const create = <B extends TSchema, P extends TSchema = NoParams>(url: string, route: RouteDoc & Embeds & { params?: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> }) =>
+    action(url, { ...route, method: 'POST', status: 201 });
+
+  /** 200 `{data}`; PATCH changes the supplied fields, PUT replaces (as the service decides). */
+  const update = <P extends TSchema, B extends TSchema>(url: string, route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> }) =>
+    action(url, { ...route, method: route.method ?? 'PATCH' });
+
+  /** 204, no content. */
+  const remove = <P extends TSchema>(url: string, route: RouteDoc & { params: P; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<void> }) => {
+    register('DELETE', url, route, { params: route.params, response: { 204: Type.Null() } }, async (call) => {
+      await route.run(call);
+      return call.reply.code(204).send(null);
+    });
+  };
+
+  /** `POST …/restore` of a soft-deleted row: 200 `{data}`. */
+  const restore = <P extends TSchema>(url: string, route: RouteDoc & Embeds & { params: P; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> }) =>
+    action(url, { ...route, method: 'POST' });
+
+  return { list, all, read, action, create, update, delete: remove, restore };
+}
+
+async function callOf<P extends TSchema, Q extends TSchema, B extends TSchema, S>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  scope: ResourceDefinition<unknown, unknown, S>['scope'],
+): Promise<CallOf<P, Q, B, S>> {
+  const principal = principalOf(request);
+  const call: ResourceCall<unknown, unknown, unknown, unknown> = {
+    request,
+    reply,
+    principal,
+    get tenant() {
+      return tenantOf(principal);
+    },
+    params: request.params,
+    query: request.query,
+    body: request.body,
+    scope: undefined,
+  };
+  if (scope) call.scope = await scope(call as ResourceCall);
+  // Fastify has validated params, query and body against the very schemas this route was registered with.
+  return call as CallOf<P, Q, B, S>;
+}

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { createAdmin } from '../factories.js';
+
+interface Parameter {
+  name: string;
+  in: string;
+}
+
+/** Every list of the OpenAPI document, with the page-size name it declares. */
+function listsOf(document: { paths: Record<string, Record<string, { parameters?: Parameter[] }>> }) {
+  const lists: Array<{ path: string; declared: 'perPage' | 'per_page' }> = [];
+  for (const [path, methods] of Object.entries(document.paths)) {
+    const names = (methods.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+    const declared = names.find((name): name is 'perPage' | 'per_page' => name === 'perPage' || name === 'per_page');
+    if (declared) lists.push({ path, declared });
+  }
+  return lists;
+}
+
+describe('page size on every list of the OpenAPI document', () => {
+  let t: TestApp;
+  let lists: ReturnType<typeof listsOf>;
+  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  beforeAll(async () => {
+    // Some 150 requests: above the default 120 a minute.
+    t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
+    admin = await createAdmin(t.ctx);
+    lists = listsOf((await t.app.inject('/api/v1/openapi.json')).json());
+  });
+  afterAll(() => t.close());
+
+  const get = (path: string, query: string) =>
+    t.app.inject({ method: 'GET', url: `${path.replace('{user}', admin.id)}?${query}`, headers: bearer(admin.token) });
+
+  it('finds the lists, /user-groups and /user/devices among them', () => {
+    const paths = lists.map((list) => list.path);
+    expect(paths).toEqual(expect.arrayContaining(['/api/v1/user-groups', '/api/v1/user/devices', '/api/v1/extensions', '/api/v1/contacts', '/api/v1/cdrs']));
+    expect(lists.length).toBeGreaterThanOrEqual(14);
+  });
+
+  it('reads the declared name: a size in range pages, 0, -1, 101 and abc are 422 on that name', async () => {
+    for (const { path, declared } of lists) {
+      const fine = await get(path, `${declared}=5`);
+      expect(fine.statusCode, `${path} ${declared}=5`).toBe(200);
+      for (const bad of ['0', '-1', '101', 'abc', '100000']) {
+        const response = await get(path, `${declared}=${bad}`);
+        expect(response.statusCode, `${path} ${declared}=${bad}`).toBe(422);
+        const body = response.json();
+        expect(body.message, path).toEqual(expect.any(String));
+        expect(Object.keys(body.errors), `${path} ${declared}=${bad}`).toEqual([declared]);
+      }
+    }
+  });
+
+  it('refuses the spelling the list does not declare with 422 naming the one it does', async () => {
+    for (const { path, declared } of lists) {
+      const other = declared === 'perPage' ? 'per_page' : 'perPage';
+      for (const value of ['5', '0', 'abc']) {
+        const response = await get(path, `${other}=${value}`);
+        expect(response.statusCode, `${path} ${other}=${value}`).toBe(422);
+        expect(response.json().errors, `${path} ${other}=${value}`).toEqual({ [other]: [`The ${other} parameter is not accepted here; the page size is ${declared}.`] });
+      }
+    }
+  });
+});
