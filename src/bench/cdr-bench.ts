@@ -142,7 +142,7 @@ export async function benchCdrs(ctx: StepContext): Promise<StepFigures> {
     const newest = Math.floor(Date.now() / 1000) - 60;
     let seedSeconds: number;
     try {
-      seedSeconds = await seedCdrs(database.db, database.dialect, { pbxId: tenant.pbx_id, userIds: tenant.users.map((u) => u.id), newest }, CDR_BENCH_ROWS, ctx.log);
+      seedSeconds = await seedCdrs(database.db, database.dialect, { pbxId: tenant.pbx_id, userIds: tenant.users.map((u) => u.id), newest }, CDR_BENCH_ROWS, (line) => ctx.log(line));
     } finally {
       await database.close();
     }

@@ -97,7 +97,7 @@ async function benchDatabase(
   } catch (error) {
     const child = server.process.child;
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${(error as Error).message}\nthe API server exited (${child.exitCode ?? child.signalCode}); its last output:\n${server.process.output().trim()}`);
+      throw new Error(`${(error as Error).message}\nthe API server exited (${child.exitCode ?? child.signalCode}); its last output:\n${server.process.output().trim()}`, { cause: error });
     }
     throw error;
   } finally {

@@ -31,5 +31,5 @@ export async function fetchPage<DB, TB extends keyof DB, O>(
     query.orderBy(column(options.tieBreaker ?? 'id')).limit(page.perPage).offset(page.offset).execute(),
     scoped().select(sql<string | number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
   ]);
-  return { rows: rows as O[], total: Number((count as { total: string | number }).total) };
+  return { rows, total: Number((count as { total: string | number }).total) };
 }

@@ -45,12 +45,12 @@ export function shapedQuery<Row>() {
   const p: Placeholder = <T>(name: string) => placeholder(name) as unknown as T;
   return async (db: Kysely<DB>, shape: string, values: Record<string, unknown>, build: (p: Placeholder) => Compilable<Row>): Promise<Row[]> => {
     let shapes = compiledFor.get(db);
-    if (!shapes) compiledFor.set(db, (shapes = new Map()));
+    if (!shapes) compiledFor.set(db, (shapes = new Map<string, CompiledQuery<Row>>()));
     let compiled = shapes.get(shape);
     if (!compiled) {
       compiled = build(p).compile();
       const literal = compiled.parameters.find((value) => !isPlaceholder(value));
-      if (literal !== undefined) throw new Error(`shapedQuery: a literal parameter (${String(literal)}) would be shared by every call of shape "${shape}"`);
+      if (literal !== undefined) throw new Error(`shapedQuery: a literal parameter (${JSON.stringify(literal)}) would be shared by every call of shape "${shape}"`);
       if (shapes.size >= SHAPES_PER_QUERY) shapes.delete(shapes.keys().next().value as string);
       shapes.set(shape, compiled);
     }

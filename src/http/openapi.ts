@@ -28,7 +28,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
         },
       },
     },
-    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 
   app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { auth: { public: true } } }, async () => app.swagger());

@@ -49,7 +49,7 @@ export function paginate<T>(items: T[], total: number, page: PageRequest, path: 
   const url = (n: number) => {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(query)) {
-      if (key !== 'page' && value !== undefined && value !== null) params.append(key, String(value));
+      if (key !== 'page' && value !== undefined && value !== null) params.append(key, linkValue(value));
     }
     params.set('page', String(n));
     return `${path}?${params.toString()}`;
@@ -80,4 +80,12 @@ function pageWindow(current: number, last: number): Array<number | null> {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+}
+
+/** A query value as it goes back into a link: what the query-string parser made of it, as text. */
+function linkValue(value: unknown): string {
+  if (Array.isArray(value)) return value.map(linkValue).join(',');
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return value.toString();
+  return JSON.stringify(value) ?? '';
 }

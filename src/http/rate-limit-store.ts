@@ -1,12 +1,9 @@
 import type { Redis } from 'ioredis';
-import LocalStore from '@fastify/rate-limit/store/LocalStore.js';
+import LocalStore, { type CounterStore } from '@fastify/rate-limit/store/LocalStore.js';
 import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 
 /** A fixed-window counter as @fastify/rate-limit's stores implement it (callback style). */
-export interface RateLimitStore {
-  /** Counts one hit on `key`; `ttl` is what is left of the window, in milliseconds. */
-  incr(key: string, callback: (error: Error | null, result: { current: number; ttl: number } | null) => void, timeWindow: number, max: number): void;
-}
+export type RateLimitStore = CounterStore;
 
 /** Clients one instance keeps counters for in memory; beyond it the least recent are dropped. */
 export const TRACKED_CLIENTS = 100_000;

@@ -31,7 +31,6 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
 }
 
 type Level = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace';
-type LogFn = (...args: unknown[]) => void;
 
 /**
  * A request's logger that makes its pino child (with the request id bound, which runs redaction)
@@ -52,7 +51,10 @@ class DeferredChildLogger {
   }
 
   private write(level: Level, args: unknown[]): void {
-    if ((this.parent as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled(level)) (this.target()[level] as LogFn)(...args);
+    if (!(this.parent as unknown as { isLevelEnabled(level: string): boolean }).isLevelEnabled(level)) return;
+    // pino's log methods are overloaded; each takes what the caller handed on, with pino as `this`.
+    const target = this.target();
+    Reflect.apply(target[level], target, args);
   }
 
   get level(): string {
@@ -74,5 +76,5 @@ class DeferredChildLogger {
 }
 
 export function deferredChildLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
-  return new DeferredChildLogger(logger, bindings, options) as unknown as FastifyBaseLogger;
+  return new DeferredChildLogger(logger, bindings, options);
 }

@@ -39,11 +39,11 @@ export class JobInterrupted extends Error {
   }
 }
 
-const registry = new Map<string, JobDefinition<never>>();
+const registry = new Map<string, JobDefinition<unknown>>();
 
 /** Declares a kind of job; modules call it at import time, so every worker knows every kind. */
 export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> & { enqueue(db: Db, clock: Clock, payload: P, options?: EnqueueOptions): Promise<string> } {
-  registry.set(definition.kind, definition as JobDefinition<never>);
+  registry.set(definition.kind, definition);
   return { ...definition, enqueue: (db, clock, payload, options) => enqueueJob(db, clock, definition.kind, payload, { maxAttempts: definition.maxAttempts, ...options }) };
 }
 
@@ -200,7 +200,7 @@ export class JobWorker {
   }
 
   private async execute(job: JobRow): Promise<void> {
-    const definition = registry.get(job.kind) as JobDefinition<unknown> | undefined;
+    const definition = registry.get(job.kind);
     const payload: unknown = JSON.parse(job.payload);
     if (!definition) return this.finish(job, 'failed', `no handler for job kind ${job.kind}`);
     if (job.attempts > job.max_attempts) {
@@ -227,7 +227,7 @@ export class JobWorker {
       },
     };
     try {
-      await definition.run(this.ctx, payload as never, running);
+      await definition.run(this.ctx, payload, running);
       await this.finish(job, 'completed', null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -244,7 +244,7 @@ export class JobWorker {
       this.log?.error({ err: error, job: job.id, kind: job.kind, attempt: job.attempts }, 'job failed');
       if (job.attempts >= job.max_attempts) {
         await this.finish(job, 'failed', message);
-        await definition.onExhausted?.(this.ctx, payload as never, message);
+        await definition.onExhausted?.(this.ctx, payload, message);
       } else {
         const backoff = (definition.backoffSeconds ?? defaultBackoff)(job.attempts);
         await this.ctx.db

@@ -46,7 +46,7 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
-      const list = addresses as LookupAddress[];
+      const list = addresses;
       const bad = list.find((a) => !allowPrivate && isPrivateAddress(a.address));
       if (bad) return callback(new UnsafeUrl(`${hostname} resolves to a private address (${bad.address})`), '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);

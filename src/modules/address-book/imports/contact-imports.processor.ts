@@ -120,7 +120,7 @@ export class ImportProcessor {
         await this.checkIn();
       }
     }
-    if (chunk.length) checkpoint = await this.writeChunk(row, chunk, checkpoint, { mappings, columns, country, groupsByName, privateOwner });
+    if (chunk.length) await this.writeChunk(row, chunk, checkpoint, { mappings, columns, country, groupsByName, privateOwner });
     await this.finish(importId);
   }
 

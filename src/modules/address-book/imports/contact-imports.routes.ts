@@ -27,8 +27,14 @@ async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart>
   if (!request.isMultipart()) throw new ClientError(415, 'Send the file as multipart/form-data.');
   for await (const part of request.parts()) {
     if (part.type === 'file') yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
-    else yield { type: 'field', fieldname: part.fieldname, value: String(part.value ?? '') };
+    else yield { type: 'field', fieldname: part.fieldname, value: fieldText(part.value) };
   }
+}
+
+/** A form field's text; @fastify/multipart gives strings for plain fields. */
+function fieldText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
 export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {

@@ -120,9 +120,10 @@ export async function sniffFile(path: string, fileName: string, given: { encodin
   if (isOle) return { fileType: 'xls', encoding: null, delimiter: null };
 
   const encoding = given.encoding ? canonicalEncoding(given.encoding) : detectEncoding(sample);
-  if (!iconv.encodingExists(encoding)) throw ValidationFailed.field('input_encoding', `The encoding ${encoding} is not supported.`);
+  if (!isSupportedEncoding(encoding)) throw ValidationFailed.field('input_encoding', `The encoding ${encoding} is not supported.`);
   const text = iconv.decode(sample, encoding);
   // Text files have no NUL bytes and few control characters once decoded.
+  // eslint-disable-next-line no-control-regex -- control characters are what this counts
   const controls = (text.match(/[\u0000-\u0008\u000e-\u001f]/g) ?? []).length;
   if (controls > Math.max(2, text.length / 100)) throw fileError('The file is not a CSV, XLS or XLSX file.');
   if (text.trim() === '') throw fileError('The file is empty.');
@@ -185,7 +186,7 @@ async function* readSheet(path: string, options: ReadOptions, limit: number): As
   // Formula cells give their computed (cached) value as displayed, never the formula text.
   const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, raw: false, defval: '', blankrows: true });
   for (const [i, cells] of rows.entries()) {
-    const text = cells.map((c) => (c === null || c === undefined ? '' : String(c).trim()));
+    const text = cells.map((c) => (c === null || c === undefined ? '' : String(c as string | number | boolean).trim()));
     if (text.every((c) => c === '')) continue;
     const row = first + i + 1;
     if (row > limit) break;
@@ -195,4 +196,9 @@ async function* readSheet(path: string, options: ReadOptions, limit: number): As
 
 export async function sheetNames(path: string, fileType: ImportFileType): Promise<string[]> {
   return openWorkbook(await readFile(path), fileType, 1).SheetNames;
+}
+
+/** Whether iconv can decode `name` (its own check narrows the name's type away when false). */
+function isSupportedEncoding(name: string): boolean {
+  return iconv.encodingExists(name);
 }

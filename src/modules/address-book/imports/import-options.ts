@@ -59,14 +59,7 @@ export function parseImportOptions(fields: Record<string, string>): ImportOption
   let webhookUrl: string | null = null;
   if (!blank(fields.webhook_url)) {
     webhookUrl = fields.webhook_url.trim();
-    let ok = false;
-    try {
-      const url = new URL(webhookUrl);
-      ok = (url.protocol === 'https:' || url.protocol === 'http:') && webhookUrl.length <= 2048;
-    } catch {
-      ok = false;
-    }
-    if (!ok) fail('webhook_url', 'The webhook url field must be a valid http(s) URL.');
+    if (!isHttpUrl(webhookUrl)) fail('webhook_url', 'The webhook url field must be a valid http(s) URL.');
   }
 
   const options: ImportOptions = {
@@ -81,4 +74,10 @@ export function parseImportOptions(fields: Record<string, string>): ImportOption
   };
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
   return options;
+}
+
+function isHttpUrl(raw: string): boolean {
+  if (raw.length > 2048 || !URL.canParse(raw)) return false;
+  const { protocol } = new URL(raw);
+  return protocol === 'https:' || protocol === 'http:';
 }

@@ -96,7 +96,7 @@ export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters:
   peers.forEach((id, i) => (values[`peer_${i}`] = id));
   const set = (['type', 'status', 'internal', 'withRecording', 'search', 'from', 'to'] as const).filter((key) => filters[key] !== undefined && filters[key] !== '');
   const shape = `${drivingUser ? 'user' : 'tenant'}|peers=${peers.length}|${set.join(',')}|after=${after ? 1 : 0}`;
-  return historyPage(db as Kysely<DB>, shape, values, (p) => {
+  return historyPage(db, shape, values, (p) => {
     const where = conditions(filters, p);
     if (peers.length) where.push(participatesAny(peers.length, p));
     if (drivingUser) {

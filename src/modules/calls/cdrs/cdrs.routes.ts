@@ -151,7 +151,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       response: { 200: IngestResponse },
     },
     handler: async (request) => {
-      const { received, created, duplicates } = await service.ingest(tenantOfRequest(request), request.body.cdrs as IngestCdrView[]);
+      const { received, created, duplicates } = await service.ingest(tenantOfRequest(request), request.body.cdrs);
       return { data: { received, created, duplicates } };
     },
   });

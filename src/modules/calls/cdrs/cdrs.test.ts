@@ -280,7 +280,7 @@ describe('call detail records', () => {
     const list = async (token: string, query = '') => {
       const response = await get(`/api/v1/cdrs${query}`, token);
       expect(response.statusCode, response.body).toBe(200);
-      return response.json() as { data: Array<{ id: number }>; links: { next: string | null }; meta: { next_cursor: string | null; per_page: number } };
+      return response.json<{ data: Array<{ id: number }>; links: { next: string | null }; meta: { next_cursor: string | null; per_page: number } }>();
     };
     const idsOf = (body: { data: Array<{ id: number }> }) => body.data.map((row) => row.id);
 

@@ -62,7 +62,7 @@ export class CallsService {
     if (anonymous && user.allow_anonymous_calls !== 1) throw new Forbidden('Anonymous calls are not allowed for this user.');
 
     // People paste numbers as they read them ("+352 691 12-34 56"); the PBX dials digits.
-    const destination = body.destination.replace(/[\s\-().\/]/g, '');
+    const destination = body.destination.replace(/[\s\-()./]/g, '');
     const identity = await this.callerIdentity(tenant, user.id, body.caller_identity);
     const { endpoints, skipped } = await this.endpoints(tenant, user.id, body.targets);
 

@@ -5,7 +5,6 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallerIdentityTable } from '../directory.tables.js';
-import type { CALLER_IDENTITY_SORTS } from './caller-identities.schemas.js';
 import { fetchPage } from '../../../db/paging.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 

@@ -5,7 +5,6 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SipDeviceTable } from '../directory.tables.js';
-import type { SIP_DEVICE_SORTS } from './sip-devices.schemas.js';
 import { fetchPage } from '../../../db/paging.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 

@@ -4,7 +4,6 @@ import { matchesSearch } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { TwinningTable } from '../directory.tables.js';
-import type { TWINNING_SORTS } from './twinnings.schemas.js';
 import { fetchPage } from '../../../db/paging.js';
 
 /** Twinnings have no tenant column: the tenant is reached through the owning user. */

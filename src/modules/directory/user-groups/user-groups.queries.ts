@@ -4,7 +4,6 @@ import { matchesSearch } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { UserGroupTable } from '../directory.tables.js';
-import type { USER_GROUP_SORTS } from './user-groups.schemas.js';
 import { fetchPage } from '../../../db/paging.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;

@@ -143,10 +143,10 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
     return new Promise<AmiActionResult>((resolve, reject) => {
       const timeoutMs = options.timeoutMs ?? this.options.actionTimeoutMs;
       const timer = setTimeout(() => {
-        this.pending.delete(actionId!);
+        this.pending.delete(actionId);
         reject(new AmiError('timeout', `The PBX did not answer the ${name} action within ${timeoutMs} ms.`));
       }, timeoutMs);
-      this.pending.set(actionId!, { resolve, reject, timer, response: null, events: [] });
+      this.pending.set(actionId, { resolve, reject, timer, response: null, events: [] });
       this.record('sent', maskedText(all));
       this.socket.write(serializeAction(all));
     });
