@@ -116,7 +116,7 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   };
 
   /** One row, as `{data}` or, where the contract says so, flat. */
-  const read = <P extends TSchema, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params: P; querystring?: Q; envelope?: 'data' | 'flat'; load: (call: CallOf<P, Q, NoParams, S>) => Promise<Row> }) => {
+  const read = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params?: P; querystring?: Q; envelope?: 'data' | 'flat'; load: (call: CallOf<P, Q, NoParams, S>) => Promise<Row> }) => {
     const flat = route.envelope === 'flat';
     register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: flat ? item : DataEnvelope(item) } }, async (call) => {
       const view = await presentOne(await route.load(call), call, includeOf(call.query));

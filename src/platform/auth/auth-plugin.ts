@@ -4,7 +4,7 @@ import { Unauthorized } from '../errors.js';
 import type { AppContext } from '../context.js';
 import { tenantOf, type Tenant } from '../tenancy.js';
 import { Authenticator, tokenFromHeader } from './authenticate.js';
-import { refusal, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
+import { refusal, requireUser, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -54,9 +54,7 @@ export function principalOf(request: FastifyRequest): Principal {
 }
 
 export function userPrincipalOf(request: FastifyRequest): UserPrincipal {
-  const principal = principalOf(request);
-  if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
-  return principal;
+  return requireUser(principalOf(request));
 }
 
 export function tenantOfRequest(request: FastifyRequest): Tenant {

@@ -1,4 +1,4 @@
-import { Forbidden } from '../errors.js';
+import { Forbidden, Unauthorized } from '../errors.js';
 
 export type Role = 'admin' | 'user';
 
@@ -28,6 +28,12 @@ export interface RouteAuth {
   integration?: readonly IntegrationScope[];
   pbxServer?: boolean;
   internal?: boolean;
+}
+
+/** The user behind a user token; any other principal is refused as for a route that needs one. */
+export function requireUser(principal: Principal): UserPrincipal {
+  if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
+  return principal;
 }
 
 export function isAdmin(principal: Principal): boolean {

@@ -5,8 +5,8 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf } from '../../../platform/tenancy.js';
 import { principalOf } from '../../../platform/auth/auth-plugin.js';
-import type { Principal } from '../../../platform/auth/principal.js';
-import { ClientError, Unauthorized } from '../../../platform/errors.js';
+import { requireUser, type Principal } from '../../../platform/auth/principal.js';
+import { ClientError } from '../../../platform/errors.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
 import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
@@ -18,9 +18,10 @@ const tags = ['Contact imports'];
 const USER = { user: true } as const;
 const ImportRef = Type.Ref(ContactImport);
 
+/** Imports belong to the user who uploaded them. */
 function importOwnerOf(principal: Principal): ImportOwner {
-  if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
-  return { tenant: tenantOf(principal), userId: principal.userId };
+  const user = requireUser(principal);
+  return { tenant: tenantOf(user), userId: user.userId };
 }
 
 async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {

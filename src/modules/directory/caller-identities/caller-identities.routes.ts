@@ -1,11 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { isAdmin } from '../../../platform/auth/principal.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
-import { DataEnvelope } from '../../../http/schema.js';
 import { targetUser } from '../shared/access.js';
 import { UserParams } from '../users/users.schemas.js';
 import { CallerIdentitiesService, callerIdentitiesOfUsers, presentCallerIdentity, type CallerIdentityRow } from './caller-identities.service.js';
@@ -73,13 +69,14 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     run: ({ tenant, params }) => service.restore(tenant, params.callerIdentity),
   });
 
-  app.withTypeProvider<TypeBoxTypeProvider>().get('/users/:user/caller-identities', {
-    config: { auth: READ },
-    schema: { tags, operationId: 'listUserCallerIdentities', summary: 'Caller identities one user may present', params: UserParams, response: { 200: DataEnvelope(Type.Array(Type.Ref(CallerIdentity))) } },
-    handler: async (request) => {
-      const tenant = tenantOfRequest(request);
-      const user = await targetUser(ctx.db, tenant, principalOf(request), request.params.user);
-      return { data: ((await callerIdentitiesOfUsers(ctx.db, tenant, [user.id])).get(user.id) ?? []).map(presentCallerIdentity) };
+  identities.all('/users/:user/caller-identities', {
+    auth: READ,
+    operationId: 'listUserCallerIdentities',
+    summary: 'Caller identities one user may present',
+    params: UserParams,
+    fetch: async ({ tenant, principal, params }) => {
+      const user = await targetUser(ctx.db, tenant, principal, params.user);
+      return (await callerIdentitiesOfUsers(ctx.db, tenant, [user.id])).get(user.id) ?? [];
     },
   });
 }

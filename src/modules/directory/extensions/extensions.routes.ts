@@ -2,9 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { principalOf, tenantOfRequest, userPrincipalOf } from '../../../platform/auth/auth-plugin.js';
+import { tenantOfRequest, userPrincipalOf } from '../../../platform/auth/auth-plugin.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
-import { DataEnvelope } from '../../../http/schema.js';
 import { targetUser } from '../shared/access.js';
 import { extensionsOfUsers } from './extensions.queries.js';
 import { ExtensionsService, type ExtensionRow } from './extensions.service.js';
@@ -83,14 +82,11 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     });
   }
 
-  r.get('/users/:user/extensions', {
-    config: { auth: READ },
-    schema: { tags, operationId: 'listUserExtensions', summary: 'Extensions of one user', params: UserParams, response: { 200: DataEnvelope(Type.Array(Type.Ref(Extension))) } },
-    handler: async (request) => {
-      const tenant = tenantOfRequest(request);
-      const principal = principalOf(request);
-      const user = await targetUser(ctx.db, tenant, principal, request.params.user);
-      return { data: await service.present(tenant, principal, await extensionsOfUsers(ctx.db, tenant, [user.id]), new Set()) };
-    },
+  extensions.all('/users/:user/extensions', {
+    auth: READ,
+    operationId: 'listUserExtensions',
+    summary: 'Extensions of one user',
+    params: UserParams,
+    fetch: async ({ tenant, principal, params }) => extensionsOfUsers(ctx.db, tenant, [(await targetUser(ctx.db, tenant, principal, params.user)).id]),
   });
 }

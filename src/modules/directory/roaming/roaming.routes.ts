@@ -1,40 +1,32 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
-import { DataEnvelope, Uuid } from '../../../http/schema.js';
-import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
+import { resourceRoutes } from '../../../http/resource-routes.js';
+import { presentSipDevice, type SipDeviceRow } from '../sip-devices/sip-devices.service.js';
 import { SipDevice } from '../sip-devices/sip-devices.schemas.js';
 import { RoamingService } from './roaming.service.js';
+import { RoamingLoginBody, RoamingLogoutBody } from './roaming.schemas.js';
 
-const tags = ['Roaming'];
-const PBX = { auth: { pbx: true } } as const;
+const PBX = { pbx: true } as const;
 
-export const RoamingLoginBody = Type.Object(
-  {
-    sip_device_id: Uuid({ description: 'The desk phone the user sits at.' }),
-    extension: Type.String({ pattern: '^[0-9]{2,16}$', description: 'Number of the extension to log in; its user must have extension_roaming.' }),
-  },
-  { additionalProperties: false },
-);
-export const RoamingLogoutBody = Type.Object({ sip_device_id: Uuid() }, { additionalProperties: false });
-
+/** Hot-desking: the PBX server puts an extension on a desk phone and takes it off again. */
 export async function roamingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new RoamingService(ctx);
-  app.addSchema(SipDevice);
-  const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  const answer = DataEnvelope(Type.Ref(SipDevice));
+  const devices = resourceRoutes(app, ctx.config.baseUrl, { tags: ['Roaming'], schema: SipDevice, present: (rows: SipDeviceRow[]) => rows.map(presentSipDevice) });
 
-  r.post('/roaming/login', {
-    config: PBX,
-    schema: { tags, operationId: 'roamingLogin', summary: 'Log an extension in on a SIP device (hot-desking; PBX API key)', body: RoamingLoginBody, response: { 200: answer } },
-    handler: async (request) => ({ data: presentSipDevice(await service.login(tenantOfRequest(request), request.body.sip_device_id, request.body.extension)) }),
+  devices.action('/roaming/login', {
+    method: 'POST',
+    auth: PBX,
+    operationId: 'roamingLogin',
+    summary: 'Log an extension in on a SIP device (hot-desking; PBX API key)',
+    body: RoamingLoginBody,
+    run: ({ tenant, body }) => service.login(tenant, body.sip_device_id, body.extension),
   });
-
-  r.post('/roaming/logout', {
-    config: PBX,
-    schema: { tags, operationId: 'roamingLogout', summary: 'Log the roaming extension out of a SIP device (PBX API key)', body: RoamingLogoutBody, response: { 200: answer } },
-    handler: async (request) => ({ data: presentSipDevice(await service.logout(tenantOfRequest(request), request.body.sip_device_id)) }),
+  devices.action('/roaming/logout', {
+    method: 'POST',
+    auth: PBX,
+    operationId: 'roamingLogout',
+    summary: 'Log the roaming extension out of a SIP device (PBX API key)',
+    body: RoamingLogoutBody,
+    run: ({ tenant, body }) => service.logout(tenant, body.sip_device_id),
   });
 }

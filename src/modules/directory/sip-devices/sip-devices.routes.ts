@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
+import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
-import { DataEnvelope } from '../../../http/schema.js';
 import { targetUser } from '../shared/access.js';
 import { UserParams } from '../users/users.schemas.js';
 import { sipDevicesOfUsers } from './sip-devices.queries.js';
@@ -50,6 +48,13 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     params: SipDeviceParams,
     run: ({ tenant, params }) => service.delete(tenant, params.sipDevice),
   });
+  devices.all('/users/:user/sip-devices', {
+    auth: OWNER,
+    operationId: 'listUserSipDevices',
+    summary: 'SIP devices of one user',
+    params: UserParams,
+    fetch: async ({ tenant, principal, params }) => sipDevicesOfUsers(ctx.db, tenant, [(await targetUser(ctx.db, tenant, principal, params.user)).id]),
+  });
   devices.restore('/sip-devices/:sipDevice/restore', {
     auth: MANAGE,
     operationId: 'restoreSipDevice',
@@ -70,13 +75,4 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
   });
 
-  r.get('/users/:user/sip-devices', {
-    config: { auth: OWNER },
-    schema: { tags, operationId: 'listUserSipDevices', summary: 'SIP devices of one user', params: UserParams, response: { 200: DataEnvelope(Type.Array(Type.Ref(SipDevice))) } },
-    handler: async (request) => {
-      const tenant = tenantOfRequest(request);
-      const user = await targetUser(ctx.db, tenant, principalOf(request), request.params.user);
-      return { data: (await sipDevicesOfUsers(ctx.db, tenant, [user.id])).map(presentSipDevice) };
-    },
-  });
 }

@@ -11,14 +11,14 @@ import type { SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrt
 import { deleteWebrtc, findWebrtc, saveWebrtc, webrtcCallerIdentities } from './webrtc.queries.js';
 
 const NOT_FOUND = 'WebRTC configuration not found.';
-type Summary = Static<typeof WebrtcSummary>;
+export type WebrtcSummaryView = Static<typeof WebrtcSummary>;
 
 function oneOf<T extends string>(value: string | null, allowed: readonly T[], fallback: T): T {
   return value && (allowed as readonly string[]).includes(value) ? (value as T) : fallback;
 }
 
 /** The configuration without its secrets, or null when the user has no WebRTC account. */
-export async function webrtcSummary(db: Kysely<DB>, tenant: Tenant, user: UserRow): Promise<Summary | null> {
+export async function webrtcSummary(db: Kysely<DB>, tenant: Tenant, user: UserRow): Promise<WebrtcSummaryView | null> {
   const row = await findWebrtc(db, tenant, user.id);
   if (!row) return null;
   return {
@@ -59,7 +59,7 @@ export class WebrtcService {
     };
   }
 
-  async save(tenant: Tenant, user: UserRow, body: Static<typeof SaveWebrtcBody>): Promise<Summary> {
+  async save(tenant: Tenant, user: UserRow, body: Static<typeof SaveWebrtcBody>): Promise<WebrtcSummaryView> {
     const existing = await findWebrtc(this.ctx.db, tenant, user.id);
     const now = this.ctx.clock.now().toISOString();
     const pin = body.voicemail_pin === undefined ? (existing?.voicemail_pin_sealed ?? null) : body.voicemail_pin ? this.ctx.secrets.seal(body.voicemail_pin) : null;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
-import { NotFound, Unauthorized } from '../../../platform/errors.js';
+import { requireUser } from '../../../platform/auth/principal.js';
+import { NotFound } from '../../../platform/errors.js';
 import { signingSecret } from '../../../platform/webhooks/webhooks.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { findDelivery, listDeliveries, type DeliveryRow } from './webhooks.queries.js';
@@ -33,10 +34,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const deliveries = resourceRoutes(app, ctx.config.baseUrl, {
     tags,
     schema: WebhookDelivery,
-    scope: ({ principal }) => {
-      if (principal.kind !== 'user') throw new Unauthorized('This endpoint needs a user token.');
-      return principal;
-    },
+    scope: ({ principal }) => requireUser(principal),
     present: (rows: DeliveryRow[]) => rows.map(presentDelivery),
   });
 
