@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { isUniqueViolation } from '../../../db/errors.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { guardUnique } from '../../../platform/unique.js';
 import type { ContactGroupInput } from './contact-groups.schemas.js';
 import { deleteGroup, findGroup, insertGroup, listGroups, liveUserIds, replaceGroupUsers, updateGroup } from './contact-groups.queries.js';
 import type { GroupRow } from '../contacts/contacts.queries.js';
@@ -15,6 +15,8 @@ import type { Actor } from '../contacts/contacts.service.js';
 import { existsInPbx } from '../contacts/references.js';
 
 const GROUP_NOT_FOUND = 'Contact group not found.';
+/** Contact group names are unique per PBX. */
+const NAME_TAKEN = [{ match: '', field: 'name', message: 'The name has already been taken.' }];
 /** Each reference of a group and the table its id must exist in, within the PBX. */
 const REFERENCES = {
   default_internal_call_flow_id: 'call_flows',
@@ -77,12 +79,7 @@ export class ContactGroupsService {
   }
 
   private async write(work: (trx: Transaction<DB>) => Promise<void>) {
-    try {
-      await this.ctx.db.transaction().execute(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ValidationFailed.field('name', 'The name has already been taken.');
-      throw error;
-    }
+    await guardUnique(NAME_TAKEN, () => this.ctx.db.transaction().execute(work));
   }
 
   private async validate(tenant: Tenant, body: ContactGroupInput) {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { isUniqueViolation } from '../../../db/errors.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf, type Tenant } from '../../../platform/tenancy.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { findPbx } from '../../../platform/tenancy.js';
 import type { ContactNumberTable } from '../address-book.tables.js';
 import type { ContactInput, HandlingStrategy } from './contacts.schemas.js';
@@ -46,6 +46,8 @@ export interface Actor {
 }
 
 const CONTACT_NOT_FOUND = 'Contact not found.';
+/** The unique index a contact write can break: a speed dial is unique per PBX. */
+const SPEED_DIAL_TAKEN = [{ match: '', field: 'contactPhoneNumbers', message: 'The speed dial has already been taken.' }];
 
 /** Which table each handling-strategy id must exist in. */
 const HANDLING_TARGETS = {
@@ -197,12 +199,7 @@ export class ContactsService {
   }
 
   private async write(work: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
-    try {
-      await this.ctx.db.transaction().execute(work);
-    } catch (error) {
-      if (isUniqueViolation(error)) throw ValidationFailed.field('contactPhoneNumbers', 'The speed dial has already been taken.');
-      throw error;
-    }
+    await guardUnique(SPEED_DIAL_TAKEN, () => this.ctx.db.transaction().execute(work));
   }
 
   private async validate(actor: Actor, body: ContactInput, contactId: string | null) {

@@ -5,7 +5,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { assertPermission, flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { findCallerIdentity } from '../caller-identities/caller-identities.queries.js';
 import { findExtension } from '../extensions/extensions.queries.js';
 import type { BulkDndBody, CreateDndBody, DndRule, ReplaceDndBody } from './dnd.schemas.js';

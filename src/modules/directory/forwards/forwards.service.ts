@@ -6,7 +6,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { assertPermission, flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { requireE164 } from '../shared/e164.js';
 import type { ForwardTable } from '../directory.tables.js';
 import { findExtensionByNumber } from '../extensions/extensions.queries.js';

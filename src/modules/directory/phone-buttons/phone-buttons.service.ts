@@ -6,7 +6,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { targetUser, type UserRow } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import type { PhoneButtonTable } from '../directory.tables.js';
 import { findExtensionByNumber } from '../extensions/extensions.queries.js';
 import { buttonCount } from '../sip-devices/phone-models.js';

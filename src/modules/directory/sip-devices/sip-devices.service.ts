@@ -8,7 +8,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, toFlag } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { assertTenantUser } from '../shared/user-summary.js';
 import type { SipDeviceTable } from '../directory.tables.js';
 import { findExtension } from '../extensions/extensions.queries.js';

@@ -8,7 +8,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { targetUser } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import type { UserGroupTable } from '../directory.tables.js';
 import { findUsersByIds } from '../users/users.queries.js';
 import type { CreateUserGroupBody, UpdateUserGroupBody, UserGroup } from './user-groups.schemas.js';

@@ -10,7 +10,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { hashPassword } from '../../../platform/crypto.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
 import { extensionsOfUsers } from '../extensions/extensions.queries.js';
 import { presentExtension } from '../extensions/extensions.service.js';

@@ -5,7 +5,7 @@ import { NotFound } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, type UserRow } from '../shared/access.js';
-import { guardUnique } from '../shared/db-helpers.js';
+import { guardUnique } from '../../../platform/unique.js';
 import { findLiveUserByEmail } from '../users/users.queries.js';
 import type { SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
 import { deleteWebrtc, findWebrtc, saveWebrtc, webrtcCallerIdentities } from './webrtc.queries.js';
