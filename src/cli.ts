@@ -1,17 +1,21 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config.js';
-import { seedDemo } from './demo-seed.js';
 import { migrateToLatest } from './db/migrate.js';
 import { commandContext, openConfiguredDatabase, openMigratedDatabase } from './runtime.js';
-import { serve } from './server.js';
 import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
 import { announceChange } from './platform/cache/change-broadcast.js';
 import { INTEGRATION_SCOPES } from './platform/auth/principal.js';
 import { findPbx, insertPbx } from './platform/tenancy.js';
-import { insertUser } from './modules/directory/index.js';
 import { isUniqueViolation } from './db/errors.js';
 import type { ApiKeyKind } from './db/schema.js';
+
+// The server, the demo seed and the directory's routes pull in most of the API (Fastify, every
+// module's routes and schemas); only the commands that use them import them, so the others start
+// without that cost.
+const loadServer = () => import('./server.js');
+const loadDemoSeed = () => import('./demo-seed.js');
+const loadDirectory = () => import('./modules/directory/index.js');
 
 const USAGE = `Usage: pbx-api <command> [options]
 
@@ -65,7 +69,7 @@ async function run(argv: string[]): Promise<void> {
   if (!single && !sub) throw new UsageError(`${command} needs a sub-command`);
   switch (single ? command : `${command} ${sub}`) {
     case 'serve':
-      return serve(config);
+      return (await loadServer()).serve(config);
     case 'migrate':
       return withDatabase(config, false, async (database) => {
         const applied = await migrateToLatest(database.db);
@@ -74,6 +78,7 @@ async function run(argv: string[]): Promise<void> {
     case 'seed': {
       if (!values.demo) throw new UsageError('seed needs --demo');
       return withDatabase(config, true, async (database) => {
+        const { seedDemo } = await loadDemoSeed();
         const { seed, created } = await seedDemo(commandContext(config, database));
         if (values.json) process.stdout.write(`${JSON.stringify(seed, null, 2)}\n`);
         else process.stdout.write(created ? `Seeded ${seed.tenants.length} demo tenants. Use --json for logins and keys.\n` : 'Already seeded; --json prints the same logins and keys.\n');
@@ -102,6 +107,7 @@ async function run(argv: string[]): Promise<void> {
         const role = values.role ?? 'user';
         if (role !== 'user' && role !== 'admin') throw new UsageError('--role must be user or admin');
         if (!(await findPbx(database.db, pbxId))) throw new UsageError(`no PBX with id ${pbxId}`);
+        const { insertUser } = await loadDirectory();
         try {
           const user = await insertUser(database.db, commandContext(config, database).clock, {
             pbx_id: pbxId,
