@@ -13,6 +13,7 @@ import { registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
+import { buildSerializer } from './http/serializer.js';
 import { authPlugin } from './platform/auth/auth-plugin.js';
 import { systemClock, type Clock } from './platform/clock.js';
 import type { AppContext } from './platform/context.js';
@@ -68,7 +69,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
-    schemaController: { compilersFactory: { buildValidator: buildValidator as never } },
+    schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
   app.decorate('ctx', ctx);
