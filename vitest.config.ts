@@ -1,13 +1,22 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
  * Every suite runs on SQLite; when TEST_DATABASE_URL is set it runs again on PostgreSQL
  * (each test file in its own database, cloned from a template migrated once per run, so files run in parallel).
+ *
+ * Files share their worker's module graph (`isolate: false`): importing the app's modules, and
+ * compiling its schemas, once per worker rather than once per file. Each file still builds its
+ * own apps on its own database; no test changes process-wide state (no mocks, stubbed globals or
+ * environment changes).
  */
-const shared = { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000 };
+const shared = { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000, isolate: false };
 
 export default defineConfig({
   test: {
+    // Vitest's default leaves a core idle (one worker on two cores), while much of a test's time
+    // is spent waiting on PostgreSQL, Redis and spawned processes.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...shared, name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
       ...(process.env.TEST_DATABASE_URL ? [{ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' }, globalSetup: ['test/postgres-template.ts'] } }] : []),
