@@ -4,35 +4,48 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { bearer, buildTestApp } from '../helpers.js';
 
 const run = promisify(execFile);
-const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
 // Vitest sets BASE_URL=/ for its own use; the CLI must not inherit it.
 const { BASE_URL: _viteBase, ...inherited } = process.env;
-const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
+const dataDirs: string[] = [];
 
-async function cli(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return cliWith({}, ...args);
+interface CliResult {
+  stdout: string;
+  stderr: string;
+  code: number;
 }
 
-async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const e = error as { stdout: string; stderr: string; code: number };
-    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+/** The CLI on a data directory of its own, so on an SQLite database of its own. */
+function workspace() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'pbx-cli-'));
+  dataDirs.push(dataDir);
+  const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
+  async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
+    try {
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 });
+      return { stdout, stderr, code: 0 };
+    } catch (error) {
+      const e = error as { stdout: string; stderr: string; code: number };
+      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+    }
   }
+  return { dataDir, cliWith, cli: (...args: string[]) => cliWith({}, ...args) };
 }
 
-// The CLI works on the configured database; this suite runs it once, on SQLite.
-describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', () => {
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+// The CLI works on the configured database; this suite runs it once, on SQLite. Each test has a
+// database of its own, so the tests (a dozen CLI processes, seconds of start-up) run side by side.
+describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { concurrent: true }, () => {
+  afterAll(() => {
+    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
+  });
 
-  it('seed --demo --json prints only JSON, the same JSON twice', async () => {
+  it('seed --demo --json prints only JSON, the same JSON twice', async ({ expect }) => {
+    const { cli } = workspace();
     const first = await cli('seed', '--demo', '--json');
     expect(first.code).toBe(0);
     const seed = JSON.parse(first.stdout);
@@ -50,7 +63,8 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', () =
     expect(JSON.parse(second.stdout)).toEqual(seed);
   }, 60_000);
 
-  it('creates a tenant, a user and keys, and revokes a key', async () => {
+  it('creates a tenant, a user and keys, and revokes a key', async ({ expect }) => {
+    const { cli } = workspace();
     const tenant = JSON.parse((await cli('tenant', 'create', '--name', 'CLI Corp', '--country', 'fr')).stdout);
     expect(tenant).toMatchObject({ name: 'CLI Corp', country_code: 'FR' });
     const user = await cli('user', 'create', '--pbx', tenant.id, '--email', 'Cli.Admin@Example.test', '--password', 'long-enough-pw', '--role', 'admin');
@@ -65,7 +79,8 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', () =
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(2);
   }, 60_000);
 
-  it('api-key revoke reaches a running server at once through Redis', async () => {
+  it('api-key revoke reaches a running server at once through Redis', async ({ expect }) => {
+    const { cli, cliWith, dataDir } = workspace();
     const redis = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', REDIS_KEY_PREFIX: `test:${randomBytes(4).toString('hex')}:` };
     const tenant = JSON.parse((await cli('tenant', 'create', '--name', 'Cached Corp')).stdout);
     const key = JSON.parse((await cli('api-key', 'create', '--kind', 'pbx', '--pbx', tenant.id)).stdout);
@@ -83,7 +98,13 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', () =
     }
   }, 60_000);
 
-  it('exits 2 with a clear message on bad arguments', async () => {
+  it('exits 2 with a clear message on bad arguments', async ({ expect }) => {
+    const { cli, dataDir } = workspace();
+    // These run side by side, and three of them open the database: it is migrated first (as the
+    // other tests' commands left it when they ran one after another), not by three at once.
+    const database = openDatabase({ sqlitePath: join(dataDir, 'pbx-api.sqlite') });
+    await migrateToLatest(database.db);
+    await database.close();
     const cases = [[], ['nonsense'], ['seed'], ['tenant', 'create'], ['api-key', 'create', '--kind', 'root'], ['api-key', 'create', '--kind', 'integration', '--pbx', 'x', '--scopes', 'all'], ['serve', '--bogus']];
     const results = await Promise.all(cases.map((args) => cli(...args)));
     results.forEach((result, i) => expect(result.code, cases[i].join(' ')).toBe(2));
