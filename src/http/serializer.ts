@@ -29,7 +29,7 @@ export function buildSerializer(externalSchemas: Record<string, unknown>, serial
   return (route) => {
     const key = `${context}|${dropped.join(',')}`;
     let compiled = serializers.get(key);
-    if (!compiled) serializers.set(key, (compiled = new Map()));
+    if (!compiled) serializers.set(key, (compiled = new Map<string, Serializer>()));
     const json = schemaJson(route.schema);
     let serializer = json === undefined ? undefined : compiled.get(json);
     if (!serializer) {

@@ -15,7 +15,9 @@ const BASE_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, u
 let checker: Ajv | undefined;
 function checkSchema(schema: unknown): void {
   checker ??= new Ajv(BASE_OPTIONS);
-  checker.validateSchema(schema as object, true);
+  // Throws "schema is invalid: ..." on a bad schema; the meta-schema is synchronous, so no promise.
+  const valid: unknown = checker.validateSchema(schema as object, true);
+  if (valid !== true) throw new Error('schema is invalid');
 }
 
 function makeAjv(options: Options, externalSchemas: Record<string, unknown>): Ajv {
