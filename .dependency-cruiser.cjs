@@ -84,7 +84,10 @@ module.exports = {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A file nothing imports is dead code (tests, type declarations and entry points aside).',
-      from: { orphan: true, pathNot: ['\\.d\\.ts$', TEST, '^src/(cli|server)\\.ts$', '^src/bench/(run|hello-server)\\.ts$', '(^|/)\\.[^/]+\\.(c|m)?js$', '\\.config\\.ts$'] },
+      from: {
+        orphan: true,
+        pathNot: ['\\.d\\.ts$', TEST, '^src/(cli|server)\\.ts$', '^src/bench/(run|hello-server)\\.ts$', '(^|/)\\.[^/]+\\.(c|m)?js$', '\\.config\\.ts$'],
+      },
       to: {},
     },
   ],

@@ -19,7 +19,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...shared, name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
-      ...(process.env.TEST_DATABASE_URL ? [{ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' }, globalSetup: ['test/postgres-template.ts'] } }] : []),
+      ...(process.env.TEST_DATABASE_URL
+        ? [{ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' }, globalSetup: ['test/postgres-template.ts'] } }]
+        : []),
     ],
   },
 });

@@ -81,7 +81,12 @@ async function run(argv: string[]): Promise<void> {
         const { seedDemo } = await loadDemoSeed();
         const { seed, created } = await seedDemo(commandContext(config, database));
         if (values.json) process.stdout.write(`${JSON.stringify(seed, null, 2)}\n`);
-        else process.stdout.write(created ? `Seeded ${seed.tenants.length} demo tenants. Use --json for logins and keys.\n` : 'Already seeded; --json prints the same logins and keys.\n');
+        else
+          process.stdout.write(
+            created
+              ? `Seeded ${seed.tenants.length} demo tenants. Use --json for logins and keys.\n`
+              : 'Already seeded; --json prints the same logins and keys.\n',
+          );
       });
     }
     case 'tenant create':
@@ -149,7 +154,11 @@ async function run(argv: string[]): Promise<void> {
   }
 }
 
-async function withDatabase(config: Config, migrate: boolean, work: (database: Awaited<ReturnType<typeof openMigratedDatabase>>) => Promise<void>): Promise<void> {
+async function withDatabase(
+  config: Config,
+  migrate: boolean,
+  work: (database: Awaited<ReturnType<typeof openMigratedDatabase>>) => Promise<void>,
+): Promise<void> {
   const database = migrate ? await openMigratedDatabase(config) : openConfiguredDatabase(config);
   try {
     await work(database);

@@ -81,7 +81,7 @@ function atLeastOne(value: number, name: string): number {
 const DEVELOPMENT_SECRET_KEY = '7062782d6170692d646576656c6f706d656e742d6b65792d6e6f742d73656372';
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const nodeEnv = (env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development');
+  const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
   const port = intFrom(env.PORT, 8080, 'PORT');
   const host = env.HOST ?? '127.0.0.1';

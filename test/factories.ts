@@ -17,8 +17,15 @@ export interface TestTenant {
   pbxId: string;
 }
 
-export async function createTenant(ctx: AppContext, overrides: { name?: string; countryCode?: string; rateLimitPerMinute?: number | null } = {}): Promise<TestTenant> {
-  const pbx = await insertPbx(ctx.db, ctx.clock, { name: overrides.name ?? `PBX ${unique()}`, countryCode: overrides.countryCode ?? 'LU', rateLimitPerMinute: overrides.rateLimitPerMinute });
+export async function createTenant(
+  ctx: AppContext,
+  overrides: { name?: string; countryCode?: string; rateLimitPerMinute?: number | null } = {},
+): Promise<TestTenant> {
+  const pbx = await insertPbx(ctx.db, ctx.clock, {
+    name: overrides.name ?? `PBX ${unique()}`,
+    countryCode: overrides.countryCode ?? 'LU',
+    rateLimitPerMinute: overrides.rateLimitPerMinute,
+  });
   return { pbxId: pbx.id };
 }
 
@@ -53,9 +60,22 @@ export async function createUser(
   const tenant = options.tenant ?? (await createTenant(ctx));
   const password = `pw-${unique()}-secret`;
   const email = `user-${unique()}@example.test`;
-  const { password: stored, ...fields } = { pbx_id: tenant.pbxId, email, password, first_name: 'Test', last_name: `User ${unique()}`, role: options.role ?? 'user', ...options.fields } as NewUser;
+  const { password: stored, ...fields } = {
+    pbx_id: tenant.pbxId,
+    email,
+    password,
+    first_name: 'Test',
+    last_name: `User ${unique()}`,
+    role: options.role ?? 'user',
+    ...options.fields,
+  } as NewUser;
   const user = await insertUser(ctx.db, ctx.clock, { ...fields, password: null });
-  if (stored) await ctx.db.updateTable('users').set({ password_hash: await quickPasswordHash(stored) }).where('id', '=', user.id).execute();
+  if (stored)
+    await ctx.db
+      .updateTable('users')
+      .set({ password_hash: await quickPasswordHash(stored) })
+      .where('id', '=', user.id)
+      .execute();
   const token = await issueUserToken(ctx.db, ctx.clock, user, { name: 'test', ttlSeconds: 3600 });
   return { id: user.id, pbxId: tenant.pbxId, email: user.email, password, token, tenant };
 }
@@ -72,17 +92,34 @@ export async function createKey(ctx: AppContext, tenant: TestTenant, kind: ApiKe
 // Directory (issue #3): rows created through the module services, parents included.
 
 export async function createExtension(ctx: AppContext, tenant: TestTenant, fields: { number?: string; user_id?: string | null; name?: string } = {}) {
-  return new ExtensionsService(ctx).create(tenant, { number: fields.number ?? String(1000 + Math.floor(Math.random() * 8999)), name: fields.name, user_id: fields.user_id ?? null });
+  return new ExtensionsService(ctx).create(tenant, {
+    number: fields.number ?? String(1000 + Math.floor(Math.random() * 8999)),
+    name: fields.name,
+    user_id: fields.user_id ?? null,
+  });
 }
 
-export async function createSipDevice(ctx: AppContext, tenant: TestTenant, fields: { user_id?: string | null; model?: 'yealink-t54w' | 'yealink-t33g' | null; extension_id?: string | null } = {}) {
-  const { row } = await new SipDevicesService(ctx).create(tenant, { name: `Phone ${unique()}`, model: fields.model === undefined ? 'yealink-t54w' : fields.model, user_id: fields.user_id ?? null, extension_id: fields.extension_id ?? null });
+export async function createSipDevice(
+  ctx: AppContext,
+  tenant: TestTenant,
+  fields: { user_id?: string | null; model?: 'yealink-t54w' | 'yealink-t33g' | null; extension_id?: string | null } = {},
+) {
+  const { row } = await new SipDevicesService(ctx).create(tenant, {
+    name: `Phone ${unique()}`,
+    model: fields.model === undefined ? 'yealink-t54w' : fields.model,
+    user_id: fields.user_id ?? null,
+    extension_id: fields.extension_id ?? null,
+  });
   return row;
 }
 
 /** A phone number (unique platform-wide, so random) and a caller identity on it. */
 export async function createCallerIdentity(ctx: AppContext, tenant: TestTenant, fields: { user_id?: string | null } = {}) {
   const number = await new PhoneNumbersService(ctx).create(tenant, { number: `+35226${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}` });
-  const identity = await new CallerIdentitiesService(ctx).create(tenant, { phone_number_id: number.id, name: `Identity ${unique()}`, user_id: fields.user_id ?? null });
+  const identity = await new CallerIdentitiesService(ctx).create(tenant, {
+    phone_number_id: number.id,
+    name: `Identity ${unique()}`,
+    user_id: fields.user_id ?? null,
+  });
   return { number, identity };
 }

@@ -6,9 +6,14 @@ import { bearer, type TestApp } from './helpers.js';
 export function multipart(file: { name: string; content: Buffer | string; type?: string } | null, fields: Record<string, string> = {}) {
   const boundary = `----pbx${randomBytes(8).toString('hex')}`;
   const chunks: Buffer[] = [];
-  for (const [name, value] of Object.entries(fields)) chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, value] of Object.entries(fields))
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
   if (file) {
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    chunks.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
+    );
     chunks.push(typeof file.content === 'string' ? Buffer.from(file.content) : file.content);
     chunks.push(Buffer.from('\r\n'));
   }
@@ -24,7 +29,14 @@ export async function upload(t: TestApp, token: string, file: { name: string; co
 export const STANDARD_MAPPING = [
   { field: 'name1', column: 0, subfields: [] },
   { field: 'email', column: 1, subfields: [] },
-  { field: 'phone_number', column: 2, subfields: [{ name: 'type', value: 'mobile' }, { name: 'label', value: 'Mobile' }] },
+  {
+    field: 'phone_number',
+    column: 2,
+    subfields: [
+      { name: 'type', value: 'mobile' },
+      { name: 'label', value: 'Mobile' },
+    ],
+  },
 ];
 
 /** Maps, confirms and runs an import to its end; returns the import as GET shows it with records and errors. */

@@ -81,7 +81,10 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     await withAdmin(url, async (client) => {
       // The template, and any clone a test file did not close.
-      const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname = $1 or datname like $2', [template, `${template}\\_%`]);
+      const { rows } = await client.query<{ datname: string }>('select datname from pg_database where datname = $1 or datname like $2', [
+        template,
+        `${template}\\_%`,
+      ]);
       for (const { datname } of rows) await dropDatabase(client, datname);
     });
   };

@@ -30,12 +30,18 @@ export interface BenchConfig {
 function positive(value: string | undefined, fallback: number, name: string, allowZero = false): number {
   if (value === undefined || value === '') return fallback;
   const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || (!allowZero && parsed === 0)) throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${value}"`);
+  if (!Number.isFinite(parsed) || parsed < 0 || (!allowZero && parsed === 0))
+    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${value}"`);
   return parsed;
 }
 
 function list(value: string | undefined): string[] | null {
-  return value ? value.split(',').map((s) => s.trim()).filter(Boolean) : null;
+  return value
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : null;
 }
 
 export function loadBenchConfig(env: NodeJS.ProcessEnv = process.env): BenchConfig {

@@ -33,7 +33,9 @@ interface SeedTarget {
 /** `YYYY-MM-DD HH:MM:SS` of `newest - i * SPACING (+ offset)` seconds, computed by the database. */
 function timeExpr(dialect: DialectName, newest: number, offset: number) {
   const epoch = sql`(${sql.lit(newest + offset)} - s.i * ${sql.lit(SPACING)})`;
-  return dialect === 'sqlite' ? sql`strftime('%Y-%m-%d %H:%M:%S', ${epoch}, 'unixepoch')` : sql`to_char(to_timestamp(${epoch}) at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
+  return dialect === 'sqlite'
+    ? sql`strftime('%Y-%m-%d %H:%M:%S', ${epoch}, 'unixepoch')`
+    : sql`to_char(to_timestamp(${epoch}) at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`;
 }
 
 function series(dialect: DialectName, from: number, to: number) {
@@ -47,10 +49,19 @@ function series(dialect: DialectName, from: number, to: number) {
  * generate_series on PostgreSQL), 100,000 per statement and transaction, plus one participant
  * per call, so a million rows take seconds rather than minutes.
  */
-export async function seedCdrs(db: Kysely<DB>, dialect: DialectName, target: SeedTarget, rows = CDR_BENCH_ROWS, log: (m: string) => void = () => undefined): Promise<number> {
+export async function seedCdrs(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  target: SeedTarget,
+  rows = CDR_BENCH_ROWS,
+  log: (m: string) => void = () => undefined,
+): Promise<number> {
   const started = performance.now();
   const users = target.userIds;
-  const userCase = sql.join(users.map((id, k) => sql`when ${sql.lit(k)} then ${sql.lit(id)}`), sql` `);
+  const userCase = sql.join(
+    users.map((id, k) => sql`when ${sql.lit(k)} then ${sql.lit(id)}`),
+    sql` `,
+  );
   const answered = sql`(s.i % 10) >= 3`;
   const text = (e: ReturnType<typeof sql>) => sql`cast(${e} as text)`;
   for (let from = 0; from < rows; from += CHUNK) {
@@ -120,7 +131,12 @@ const cdrRounds = (ctx: StepContext) => Math.min(ctx.config.rounds, 3);
  * runs, so each endpoint run has a reading of the machine taken just before it. Any failed
  * request stops the step.
  */
-async function pairedRuns(ctx: StepContext, name: string, request: MeasureOptions, bare: MeasureOptions): Promise<Array<{ bare: LoadResult; run: LoadResult }>> {
+async function pairedRuns(
+  ctx: StepContext,
+  name: string,
+  request: MeasureOptions,
+  bare: MeasureOptions,
+): Promise<Array<{ bare: LoadResult; run: LoadResult }>> {
   const check = (result: LoadResult) => {
     if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx answers and ${result.errors} errors from ${result.url}`);
     return result;
@@ -134,7 +150,11 @@ async function pairedRuns(ctx: StepContext, name: string, request: MeasureOption
 /** The benchmark step: its own server (so the detail's per-principal limit can be lifted), 1M records, measurements. */
 export async function benchCdrs(ctx: StepContext): Promise<StepFigures> {
   const postgresUrl = ctx.server.dialect === 'postgres' ? ctx.config.postgresUrl : null;
-  const server = await startApiServer({ postgresUrl, cpu: ctx.config.serverCpu, env: { CDR_DETAIL_RATE_LIMIT_PER_MINUTE: '100000000', JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+  const server = await startApiServer({
+    postgresUrl,
+    cpu: ctx.config.serverCpu,
+    env: { CDR_DETAIL_RATE_LIMIT_PER_MINUTE: '100000000', JOB_WORKER: 'false', AMI_EVENTS: 'false' },
+  });
   const baseline = await startBaselineServer({ bodyBytes: 4096, cpu: ctx.config.serverCpu });
   try {
     const tenant = server.seed.tenants[0];
@@ -142,7 +162,13 @@ export async function benchCdrs(ctx: StepContext): Promise<StepFigures> {
     const newest = Math.floor(Date.now() / 1000) - 60;
     let seedSeconds: number;
     try {
-      seedSeconds = await seedCdrs(database.db, database.dialect, { pbxId: tenant.pbx_id, userIds: tenant.users.map((u) => u.id), newest }, CDR_BENCH_ROWS, (line) => ctx.log(line));
+      seedSeconds = await seedCdrs(
+        database.db,
+        database.dialect,
+        { pbxId: tenant.pbx_id, userIds: tenant.users.map((u) => u.id), newest },
+        CDR_BENCH_ROWS,
+        (line) => ctx.log(line),
+      );
     } finally {
       await database.close();
     }
@@ -164,7 +190,9 @@ export async function benchCdrs(ctx: StepContext): Promise<StepFigures> {
       figures[`${name}_bare_rps`] = Math.round(median(pairs.map((pair) => pair.bare.rps)));
       figures[`${name}_bare_p99_ms`] = round(bareP99);
       const runText = pairs.map((pair) => `${pair.run.p99Ms.toFixed(1)} (bare ${pair.bare.p99Ms.toFixed(1)})`).join(', ');
-      ctx.log(`${name}: ${figures[`${name}_rps`]} req/s, p50 ${median(runs.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${p99.median.toFixed(2)} ms; p99 per run ${runText}`);
+      ctx.log(
+        `${name}: ${figures[`${name}_rps`]} req/s, p50 ${median(runs.map((r) => r.p50Ms)).toFixed(2)} ms, p99 ${p99.median.toFixed(2)} ms; p99 per run ${runText}`,
+      );
       return p99.median;
     };
 

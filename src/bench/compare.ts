@@ -42,7 +42,12 @@ function figures(results: LoadResult[]): RunFigures {
  * everything, then `rounds` rounds of (baseline, endpoint 1, baseline, endpoint 2, ...), so every
  * endpoint run has its own baseline run just before it. Ratios are per pair.
  */
-export async function compareWithBaseline(baseline: MeasureOptions, targets: Target[], config: BenchConfig, log: (message: string) => void): Promise<ComparisonResult> {
+export async function compareWithBaseline(
+  baseline: MeasureOptions,
+  targets: Target[],
+  config: BenchConfig,
+  log: (message: string) => void,
+): Promise<ComparisonResult> {
   const measure = async (label: string, request: MeasureOptions, durationSec: number) => checkRun(label, await measureEndpoint({ ...request, durationSec }));
   if (config.warmupSec > 0) {
     log(`warm-up (${config.warmupSec} s each, discarded)`);

@@ -63,7 +63,8 @@ export async function benchImport(): Promise<{ rows: number; seconds: number; pe
     await app.jobs.drain();
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     const done = await service.get(owner, created.id);
-    if (done.status !== 'completed' || done.records_count !== ROWS) throw new Error(`import ended ${done.status} with ${done.records_count} records, ${done.errors_count} errors`);
+    if (done.status !== 'completed' || done.records_count !== ROWS)
+      throw new Error(`import ended ${done.status} with ${done.records_count} records, ${done.errors_count} errors`);
     return { rows: ROWS, seconds: Math.round(seconds * 100) / 100, peakRssMb: Math.round(peak / 1024 / 1024) };
   } finally {
     clearInterval(sampler);

@@ -5,6 +5,17 @@ export { compareWithBaseline, type ComparisonResult, type Target } from './compa
 export { detectLoadTool, measureEndpoint, type LoadResult, type MeasureOptions } from './load.js';
 export { cleanupAll, freePort, installCleanupHandlers, onCleanup, runChild, startChild, stopChild, waitForHttp, type StartedChild } from './processes.js';
 export { formatReport, reportJson, type BenchReport, type DatabaseFigures, type ScenarioFigures } from './report.js';
-export { EXTRA_SCENARIOS, EXTRA_STEPS, OPTIONAL_STEP_MODULES, SCENARIOS, type BenchCredentials, type BenchStep, type Scenario, type ScenarioContext, type StepContext, type StepFigures } from './scenarios.js';
+export {
+  EXTRA_SCENARIOS,
+  EXTRA_STEPS,
+  OPTIONAL_STEP_MODULES,
+  SCENARIOS,
+  type BenchCredentials,
+  type BenchStep,
+  type Scenario,
+  type ScenarioContext,
+  type StepContext,
+  type StepFigures,
+} from './scenarios.js';
 export { login, startApiServer, type ApiServer, type DatabaseKind } from './server-process.js';
 export { median, spread, type Spread } from './stats.js';

@@ -23,7 +23,8 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
 /** Appends `options=-c search_path=<schema>` to a PostgreSQL URL (pg passes it to the server at start-up). */
 export function withSearchPath(url: string, schema: string): string {
   const parsed = new URL(url);
-  if (parsed.searchParams.has('options')) throw new Error('BENCH_DATABASE_URL already has an `options` parameter; remove it so the benchmark can set search_path');
+  if (parsed.searchParams.has('options'))
+    throw new Error('BENCH_DATABASE_URL already has an `options` parameter; remove it so the benchmark can set search_path');
   return `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
 }
 

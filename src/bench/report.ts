@@ -59,7 +59,12 @@ function fixed(value: number, decimals: number): string {
 function table(rows: string[][], rightAligned: boolean[]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   return rows
-    .map((row) => row.map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join('  ').trimEnd())
+    .map((row) =>
+      row
+        .map((cell, column) => (rightAligned[column] ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+        .join('  ')
+        .trimEnd(),
+    )
     .join('\n');
 }
 
@@ -89,7 +94,11 @@ export function formatReport(report: BenchReport, config: BenchConfig): string {
     const bad = [db.baseline, ...db.scenarios].filter((r) => r.non2xx || r.errors);
     if (bad.length) out.push(`  note: some runs had non-2xx responses or socket errors (see JSON: non2xx, errors)`);
     for (const [name, figures] of Object.entries(db.steps)) {
-      out.push(`  ${name}: ${Object.entries(figures).map(([key, value]) => `${key}=${String(value)}`).join(' ')}`);
+      out.push(
+        `  ${name}: ${Object.entries(figures)
+          .map(([key, value]) => `${key}=${String(value)}`)
+          .join(' ')}`,
+      );
     }
   }
   if (report.tool === 'autocannon') out.push('note: autocannon records latency in whole milliseconds; install wrk for finer figures');

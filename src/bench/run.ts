@@ -13,7 +13,17 @@ import { compareWithBaseline } from './compare.js';
 import { detectLoadTool, measureEndpoint } from './load.js';
 import { cleanupAll, installCleanupHandlers } from './processes.js';
 import { formatReport, reportJson, type BenchReport, type DatabaseFigures } from './report.js';
-import { EXTRA_SCENARIOS, EXTRA_STEPS, OPTIONAL_STEP_MODULES, SCENARIOS, type BenchCredentials, type BenchStep, type Scenario, type StepContext, type StepFigures } from './scenarios.js';
+import {
+  EXTRA_SCENARIOS,
+  EXTRA_STEPS,
+  OPTIONAL_STEP_MODULES,
+  SCENARIOS,
+  type BenchCredentials,
+  type BenchStep,
+  type Scenario,
+  type StepContext,
+  type StepFigures,
+} from './scenarios.js';
 import { startApiServer, type ApiServer, type DatabaseKind } from './server-process.js';
 
 function log(message: string): void {
@@ -77,7 +87,12 @@ async function benchDatabase(
     const baseline = await getBaseline(sizes.get('me') ?? sizes.values().next().value ?? 400);
     const comparison = await compareWithBaseline(
       { url: baseline.url },
-      scenarios.map((s) => ({ id: s.id, label: s.label, request: { url: `${server.apiBase}${s.path}`, headers: s.headers({ server, credentials }) }, target: s.target?.[kind] ?? null })),
+      scenarios.map((s) => ({
+        id: s.id,
+        label: s.label,
+        request: { url: `${server.apiBase}${s.path}`, headers: s.headers({ server, credentials }) },
+        target: s.target?.[kind] ?? null,
+      })),
       config,
       say,
     );
@@ -97,7 +112,10 @@ async function benchDatabase(
   } catch (error) {
     const child = server.process.child;
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${(error as Error).message}\nthe API server exited (${child.exitCode ?? child.signalCode}); its last output:\n${server.process.output().trim()}`, { cause: error });
+      throw new Error(
+        `${(error as Error).message}\nthe API server exited (${child.exitCode ?? child.signalCode}); its last output:\n${server.process.output().trim()}`,
+        { cause: error },
+      );
     }
     throw error;
   } finally {
@@ -115,7 +133,9 @@ async function main(): Promise<number> {
   if (scenarios.length === 0) throw new Error(`BENCH_SCENARIOS matched none of: ${all.map((s) => s.id).join(', ')}`);
   const steps = (await loadSteps()).filter((step) => !config.steps || config.steps.includes(step.name));
   const databases: DatabaseKind[] = config.postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-  log(`load generator: ${tool}; databases: ${databases.join(', ')}; scenarios: ${scenarios.map((s) => s.id).join(', ')}${steps.length ? `; steps: ${steps.map((s) => s.name).join(', ')}` : ''}`);
+  log(
+    `load generator: ${tool}; databases: ${databases.join(', ')}; scenarios: ${scenarios.map((s) => s.id).join(', ')}${steps.length ? `; steps: ${steps.map((s) => s.name).join(', ')}` : ''}`,
+  );
 
   let baseline: BaselineServer | null = null;
   const getBaseline = async (bodyBytes: number) => {

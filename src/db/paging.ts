@@ -28,8 +28,14 @@ export async function fetchPage<DB, TB extends keyof DB, O>(
   let query = columns(scoped());
   for (const term of sort) query = query.orderBy(column(term.field), term.direction);
   const [rows, count] = await Promise.all([
-    query.orderBy(column(options.tieBreaker ?? 'id')).limit(page.perPage).offset(page.offset).execute(),
-    scoped().select(sql<string | number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    query
+      .orderBy(column(options.tieBreaker ?? 'id'))
+      .limit(page.perPage)
+      .offset(page.offset)
+      .execute(),
+    scoped()
+      .select(sql<string | number>`count(*)`.as('total'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number((count as { total: string | number }).total) };
 }

@@ -11,7 +11,17 @@ describe('shapedQuery', () => {
     const now = new Date().toISOString();
     await database.db
       .insertInto('pbxes')
-      .values(['Alpha', 'Beta', 'Gamma'].map((name, i) => ({ id: `pbx-${i}`, name, country_code: 'LU', timezone: 'Europe/Luxembourg', plan: 'standard', created_at: now, updated_at: now })))
+      .values(
+        ['Alpha', 'Beta', 'Gamma'].map((name, i) => ({
+          id: `pbx-${i}`,
+          name,
+          country_code: 'LU',
+          timezone: 'Europe/Luxembourg',
+          plan: 'standard',
+          created_at: now,
+          updated_at: now,
+        })),
+      )
       .execute();
   });
   afterAll(async () => database.close());
@@ -19,7 +29,15 @@ describe('shapedQuery', () => {
   const names = shapedQuery<{ name: string }>();
   const byName = (db: Database['db'], wanted: string[]) =>
     names(db, `in=${wanted.length}`, Object.fromEntries(wanted.map((name, i) => [`n${i}`, name])), (p) =>
-      db.selectFrom('pbxes').select('name').where('name', 'in', wanted.map((_, i) => p<string>(`n${i}`))).orderBy('name'),
+      db
+        .selectFrom('pbxes')
+        .select('name')
+        .where(
+          'name',
+          'in',
+          wanted.map((_, i) => p<string>(`n${i}`)),
+        )
+        .orderBy('name'),
     );
 
   it('runs each call with its own values, compiled once per shape', async () => {
@@ -30,7 +48,9 @@ describe('shapedQuery', () => {
 
   it('refuses a builder that bakes a value into the shared SQL', async () => {
     const careless = shapedQuery<{ name: string }>();
-    await expect(careless(database.db, 'one', {}, () => database.db.selectFrom('pbxes').select('name').where('name', '=', 'Alpha'))).rejects.toThrow(/literal parameter/);
+    await expect(careless(database.db, 'one', {}, () => database.db.selectFrom('pbxes').select('name').where('name', '=', 'Alpha'))).rejects.toThrow(
+      /literal parameter/,
+    );
   });
 
   it('refuses a call that lacks a value its shape needs', async () => {

@@ -50,7 +50,8 @@ export function shapedQuery<Row>() {
     if (!compiled) {
       compiled = build(p).compile();
       const literal = compiled.parameters.find((value) => !isPlaceholder(value));
-      if (literal !== undefined) throw new Error(`shapedQuery: a literal parameter (${JSON.stringify(literal)}) would be shared by every call of shape "${shape}"`);
+      if (literal !== undefined)
+        throw new Error(`shapedQuery: a literal parameter (${JSON.stringify(literal)}) would be shared by every call of shape "${shape}"`);
       if (shapes.size >= SHAPES_PER_QUERY) shapes.delete(shapes.keys().next().value as string);
       shapes.set(shape, compiled);
     }

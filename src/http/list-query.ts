@@ -25,9 +25,9 @@ type Present<O, K extends keyof ListQueryOptions, T extends TProperties> = O ext
 type FilterProperties<F> = { [K in keyof F & string as `filter[${K}]`]: TOptional<F[K] & TSchema> };
 
 /** The properties `ListQuery(options)` declares, so that `Static<>` of a list schema names exactly them. */
-export type ListQueryProperties<O extends ListQueryOptions> = { page: TOptional<TInteger> } & { [K in PageSizeOf<O>]: TOptional<TInteger> } & (O['search'] extends false
-    ? unknown
-    : { search: TOptional<TString> }) &
+export type ListQueryProperties<O extends ListQueryOptions> = { page: TOptional<TInteger> } & {
+  [K in PageSizeOf<O>]: TOptional<TInteger>;
+} & (O['search'] extends false ? unknown : { search: TOptional<TString> }) &
   Present<O, 'sort', { sort: TOptional<TString> }> &
   Present<O, 'include', { include: TOptional<TString> }> &
   (O extends { filters: infer F } ? FilterProperties<F> : unknown) &
@@ -46,14 +46,20 @@ export function ListQuery<const O extends ListQueryOptions>(options: O): ListQue
   const pageSize = (options.pageSize ?? 'perPage') as PageSizeOf<O>;
   const properties: TProperties = {
     page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000, description: 'Page number, from 1.' })),
-    [pageSize]: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
+    [pageSize]: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` }),
+    ),
   };
   if (options.search !== false) properties.search = Type.Optional(Type.String({ maxLength: 255, description: 'Free-text search.' }));
   if (options.sort?.length) {
     const values = options.sort.flatMap((field) => [field, `-${field}`]);
     const one = `(-?(${options.sort.map(escape).join('|')}))`;
     properties.sort = Type.Optional(
-      Type.String({ pattern: `^${one}(,${one})*$`, description: `Sort fields, comma-separated; prefix - for descending. Allowed: ${options.sort.join(', ')}.`, 'x-allowed': values }),
+      Type.String({
+        pattern: `^${one}(,${one})*$`,
+        description: `Sort fields, comma-separated; prefix - for descending. Allowed: ${options.sort.join(', ')}.`,
+        'x-allowed': values,
+      }),
     );
   }
   for (const [key, schema] of Object.entries(options.filters ?? {})) properties[`filter[${key}]`] = Type.Optional(schema);

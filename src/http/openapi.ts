@@ -23,7 +23,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'User token from POST /login, a magic link or a one-time code (prefix pbxu_).' },
           PbxApiKey: { type: 'http', scheme: 'bearer', description: 'The PBX API key used by the customer PBX server (prefix pbxk_).' },
           IntegrationApiKey: { type: 'http', scheme: 'bearer', description: 'Integration API key limited to its scopes (prefix pbxi_).' },
-          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'Internal key, sent as the Authorization header value (prefix pbxn_).' },
+          ApiKeyAuth: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Internal key, sent as the Authorization header value (prefix pbxn_).',
+          },
           PbxServerAuth: { type: 'http', scheme: 'bearer', description: 'Internal PBX server key (prefix pbxs_).' },
         },
       },

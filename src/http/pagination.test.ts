@@ -8,7 +8,13 @@ describe('paginate', () => {
 
   it('builds the Laravel envelope and keeps the query on every link', () => {
     const page = pageOf(2, 10);
-    const body = paginate(Array.from({ length: 10 }, (_, i) => i), 35, page, path, { page: 2, perPage: 10, search: 'a b' });
+    const body = paginate(
+      Array.from({ length: 10 }, (_, i) => i),
+      35,
+      page,
+      path,
+      { page: 2, perPage: 10, search: 'a b' },
+    );
     expect(body.meta).toMatchObject({ current_page: 2, from: 11, to: 20, last_page: 4, per_page: 10, total: 35, path });
     expect(body.links).toEqual({
       first: `${path}?perPage=10&search=a+b&page=1`,
@@ -28,7 +34,23 @@ describe('paginate', () => {
 
   it('shortens long page lists with ellipses', () => {
     const body = paginate([1], 500, pageOf(25, 10), path, {});
-    expect(body.meta.links.map((l) => l.label)).toEqual(['&laquo; Previous', '1', '2', '...', '22', '23', '24', '25', '26', '27', '28', '...', '49', '50', 'Next &raquo;']);
+    expect(body.meta.links.map((l) => l.label)).toEqual([
+      '&laquo; Previous',
+      '1',
+      '2',
+      '...',
+      '22',
+      '23',
+      '24',
+      '25',
+      '26',
+      '27',
+      '28',
+      '...',
+      '49',
+      '50',
+      'Next &raquo;',
+    ]);
   });
 });
 

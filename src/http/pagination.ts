@@ -65,7 +65,16 @@ export function paginate<T>(items: T[], total: number, page: PageRequest, path: 
   return {
     data: items,
     links: { first: url(1), last: url(lastPage), prev, next },
-    meta: { current_page: page.page, from, last_page: lastPage, links, path, per_page: page.perPage, to: from === null ? null : page.offset + items.length, total },
+    meta: {
+      current_page: page.page,
+      from,
+      last_page: lastPage,
+      links,
+      path,
+      per_page: page.perPage,
+      to: from === null ? null : page.offset + items.length,
+      total,
+    },
   };
 }
 

@@ -109,14 +109,20 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   };
 
   /** Every row at once as `{data: [...]}`, for small per-user collections. */
-  const all = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params?: P; querystring?: Q; fetch: (call: CallOf<P, Q, NoParams, S>) => Promise<Row[]> }) => {
+  const all = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc & { params?: P; querystring?: Q; fetch: (call: CallOf<P, Q, NoParams, S>) => Promise<Row[]> },
+  ) => {
     register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: DataEnvelope(Type.Array(item)) } }, async (call) => ({
       data: await present(await route.fetch(call), call, includeOf(call.query)),
     }));
   };
 
   /** One row, as `{data}` or, where the contract says so, flat. */
-  const read = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(url: string, route: RouteDoc & { params?: P; querystring?: Q; envelope?: 'data' | 'flat'; load: (call: CallOf<P, Q, NoParams, S>) => Promise<Row> }) => {
+  const read = <P extends TSchema = NoParams, Q extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc & { params?: P; querystring?: Q; envelope?: 'data' | 'flat'; load: (call: CallOf<P, Q, NoParams, S>) => Promise<Row> },
+  ) => {
     const flat = route.envelope === 'flat';
     register('GET', url, route, { params: route.params, querystring: route.querystring, response: { 200: flat ? item : DataEnvelope(item) } }, async (call) => {
       const view = await presentOne(await route.load(call), call, includeOf(call.query));
@@ -131,23 +137,40 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   const action = <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
     url: string,
     route: RouteDoc &
-      Embeds & { method: 'POST' | 'PUT' | 'PATCH' | 'DELETE'; status?: 200 | 201 | 202; params?: P; querystring?: Q; body?: B; run: (call: CallOf<P, Q, B, S>) => Promise<Row> },
+      Embeds & {
+        method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        status?: 200 | 201 | 202;
+        params?: P;
+        querystring?: Q;
+        body?: B;
+        run: (call: CallOf<P, Q, B, S>) => Promise<Row>;
+      },
   ) => {
     const status = route.status ?? 200;
-    register(route.method, url, route, { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: DataEnvelope(item) } }, async (call) => {
-      const row = await route.run(call);
-      call.reply.code(status);
-      return { data: await presentOne(row, call, route.include) };
-    });
+    register(
+      route.method,
+      url,
+      route,
+      { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: DataEnvelope(item) } },
+      async (call) => {
+        const row = await route.run(call);
+        call.reply.code(status);
+        return { data: await presentOne(row, call, route.include) };
+      },
+    );
   };
 
   /** POST, 201 `{data}`. */
-  const create = <B extends TSchema, P extends TSchema = NoParams>(url: string, route: RouteDoc & Embeds & { params?: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> }) =>
-    action(url, { ...route, method: 'POST', status: 201 });
+  const create = <B extends TSchema, P extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc & Embeds & { params?: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+  ) => action(url, { ...route, method: 'POST', status: 201 });
 
   /** 200 `{data}`; PATCH changes the supplied fields, PUT replaces (as the service decides). */
-  const update = <P extends TSchema, B extends TSchema>(url: string, route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> }) =>
-    action(url, { ...route, method: route.method ?? 'PATCH' });
+  const update = <P extends TSchema, B extends TSchema>(
+    url: string,
+    route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+  ) => action(url, { ...route, method: route.method ?? 'PATCH' });
 
   /** 204, no content. */
   const remove = <P extends TSchema>(url: string, route: RouteDoc & { params: P; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<void> }) => {

@@ -21,7 +21,7 @@ const ref = (id: string) => ({ $ref: `${id}#` });
 export function registerRouteDocs(app: FastifyInstance, apiPrefix: string): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith(apiPrefix) || route.url.startsWith(`${apiPrefix}/docs`) || route.method === 'HEAD') return;
-    const auth = (route.config)?.auth;
+    const auth = route.config?.auth;
     if (!auth) throw new Error(`route ${String(route.method)} ${route.url} declares no config.auth`);
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const response = (schema.response ??= {});

@@ -22,11 +22,13 @@ export const Uuid = (options: SchemaOptions = {}) => Type.String({ format: 'uuid
 export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });
 export const DateOnly = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });
 
-
 // Error bodies of the contract's Errors table.
 export const UnauthorizedBody = Type.Object({ error: Type.String() }, { $id: 'UnauthorizedError', description: 'Missing or invalid token' });
 export const ForbiddenBody = Type.Object({ message: Type.String() }, { $id: 'ForbiddenError', description: 'Not allowed' });
-export const NotFoundBody = Type.Object({ message: Type.Array(Type.String()) }, { $id: 'NotFoundError', description: 'Not found, or belongs to another user or tenant' });
+export const NotFoundBody = Type.Object(
+  { message: Type.Array(Type.String()) },
+  { $id: 'NotFoundError', description: 'Not found, or belongs to another user or tenant' },
+);
 export const ValidationBody = Type.Object(
   { message: Type.String(), errors: Type.Record(Type.String(), Type.Array(Type.String())) },
   { $id: 'ValidationError', description: 'A parameter is invalid', additionalProperties: true },

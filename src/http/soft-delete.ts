@@ -13,15 +13,28 @@ export type SoftDeletable = {
  * Soft delete and restore, one implementation for every soft-deletable resource: both are scoped
  * to the tenant, and both answer 404 when there is nothing in the right state to act on.
  */
-export async function softDelete(db: Kysely<DB>, clock: Clock, table: SoftDeletable, tenant: Tenant, id: string, notFound = 'Resource not found.'): Promise<void> {
+export async function softDelete(
+  db: Kysely<DB>,
+  clock: Clock,
+  table: SoftDeletable,
+  tenant: Tenant,
+  id: string,
+  notFound = 'Resource not found.',
+): Promise<void> {
   const now = clock.now().toISOString();
-  const result = await sql`update ${sql.table(table)} set deleted_at = ${now}, updated_at = ${now} where id = ${id} and pbx_id = ${tenant.pbxId} and deleted_at is null`.execute(db);
+  const result =
+    await sql`update ${sql.table(table)} set deleted_at = ${now}, updated_at = ${now} where id = ${id} and pbx_id = ${tenant.pbxId} and deleted_at is null`.execute(
+      db,
+    );
   if (Number(result.numAffectedRows ?? 0) === 0) throw new NotFound(notFound);
 }
 
 export async function restore(db: Kysely<DB>, clock: Clock, table: SoftDeletable, tenant: Tenant, id: string, notFound = 'Resource not found.'): Promise<void> {
   const now = clock.now().toISOString();
-  const result = await sql`update ${sql.table(table)} set deleted_at = null, updated_at = ${now} where id = ${id} and pbx_id = ${tenant.pbxId} and deleted_at is not null`.execute(db);
+  const result =
+    await sql`update ${sql.table(table)} set deleted_at = null, updated_at = ${now} where id = ${id} and pbx_id = ${tenant.pbxId} and deleted_at is not null`.execute(
+      db,
+    );
   if (Number(result.numAffectedRows ?? 0) === 0) throw new NotFound(notFound);
 }
 
@@ -29,7 +42,11 @@ export async function restore(db: Kysely<DB>, clock: Clock, table: SoftDeletable
 export type TrashedFilter = 'without' | 'with' | 'only';
 
 /** Narrows a query to live rows (default), every row, or only the trashed ones. */
-export function trashedScope<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, trashed: TrashedFilter = 'without', column = 'deleted_at'): SelectQueryBuilder<DB, TB, O> {
+export function trashedScope<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  trashed: TrashedFilter = 'without',
+  column = 'deleted_at',
+): SelectQueryBuilder<DB, TB, O> {
   if (trashed === 'without') return query.where(sql.ref(column), 'is', null);
   if (trashed === 'only') return query.where(sql.ref(column), 'is not', null);
   return query;

@@ -57,13 +57,17 @@ export function validationMessage(error: AjvError, field: string): string {
   if (refusedName(error)) {
     const rule = (error.keyword === 'propertyNames' ? error.parentSchema?.propertyNames : error.parentSchema) as Record<string, unknown> | undefined;
     const pageSize = rule?.['x-page-size'];
-    return typeof pageSize === 'string' ? `The ${field} parameter is not accepted here; the page size is ${pageSize}.` : `The ${field} parameter is not accepted here.`;
+    return typeof pageSize === 'string'
+      ? `The ${field} parameter is not accepted here; the page size is ${pageSize}.`
+      : `The ${field} parameter is not accepted here.`;
   }
   switch (error.keyword) {
     case 'required':
       return `The ${label} field is required.`;
     case 'type': {
-      const types = String(p.type).split(',').filter((t) => t !== 'null');
+      const types = String(p.type)
+        .split(',')
+        .filter((t) => t !== 'null');
       return `The ${label} field must be ${types.map((t) => TYPE_NAMES[t] ?? t).join(' or ')}.`;
     }
     case 'format':

@@ -8,11 +8,7 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
-  ...['password', 'token', 'secret', 'voicemail_pin', 'code', 'api_key', 'access_token', 'password_hash'].flatMap((key) => [
-    key,
-    `*.${key}`,
-    `*.*.${key}`,
-  ]),
+  ...['password', 'token', 'secret', 'voicemail_pin', 'code', 'api_key', 'access_token', 'password_hash'].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
 /** Path segments that are themselves secrets (magic-link tokens) are masked in logged URLs. */
@@ -25,7 +21,12 @@ export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
     level: config.logLevel,
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
-      req: (request: { method: string; url: string; id: string; ip?: string }) => ({ method: request.method, url: maskUrl(request.url), id: request.id, ip: request.ip }),
+      req: (request: { method: string; url: string; id: string; ip?: string }) => ({
+        method: request.method,
+        url: maskUrl(request.url),
+        id: request.id,
+        ip: request.ip,
+      }),
     },
   };
 }
@@ -63,12 +64,24 @@ class DeferredChildLogger {
   set level(level: string) {
     this.target().level = level;
   }
-  fatal(...args: unknown[]) { this.write('fatal', args); }
-  error(...args: unknown[]) { this.write('error', args); }
-  warn(...args: unknown[]) { this.write('warn', args); }
-  info(...args: unknown[]) { this.write('info', args); }
-  debug(...args: unknown[]) { this.write('debug', args); }
-  trace(...args: unknown[]) { this.write('trace', args); }
+  fatal(...args: unknown[]) {
+    this.write('fatal', args);
+  }
+  error(...args: unknown[]) {
+    this.write('error', args);
+  }
+  warn(...args: unknown[]) {
+    this.write('warn', args);
+  }
+  info(...args: unknown[]) {
+    this.write('info', args);
+  }
+  debug(...args: unknown[]) {
+    this.write('debug', args);
+  }
+  trace(...args: unknown[]) {
+    this.write('trace', args);
+  }
   silent() {}
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.target().child(bindings, options);

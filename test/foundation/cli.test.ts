@@ -53,7 +53,18 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(seed.tenants.length).toBeGreaterThanOrEqual(2);
     for (const tenant of seed.tenants) {
       expect(Object.keys(tenant)).toEqual(
-        expect.arrayContaining(['pbx_id', 'name', 'admin', 'users', 'disabled_user', 'pbx_api_key', 'pbx_server_key', 'internal_api_key', 'integration_api_keys', 'samples']),
+        expect.arrayContaining([
+          'pbx_id',
+          'name',
+          'admin',
+          'users',
+          'disabled_user',
+          'pbx_api_key',
+          'pbx_server_key',
+          'internal_api_key',
+          'integration_api_keys',
+          'samples',
+        ]),
       );
       expect(tenant.users.length).toBeGreaterThanOrEqual(2);
       expect(tenant.pbx_api_key).toMatch(/^pbxk_/);
@@ -105,7 +116,15 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     const database = openDatabase({ sqlitePath: join(dataDir, 'pbx-api.sqlite') });
     await migrateToLatest(database.db);
     await database.close();
-    const cases = [[], ['nonsense'], ['seed'], ['tenant', 'create'], ['api-key', 'create', '--kind', 'root'], ['api-key', 'create', '--kind', 'integration', '--pbx', 'x', '--scopes', 'all'], ['serve', '--bogus']];
+    const cases = [
+      [],
+      ['nonsense'],
+      ['seed'],
+      ['tenant', 'create'],
+      ['api-key', 'create', '--kind', 'root'],
+      ['api-key', 'create', '--kind', 'integration', '--pbx', 'x', '--scopes', 'all'],
+      ['serve', '--bogus'],
+    ];
     const results = await Promise.all(cases.map((args) => cli(...args)));
     results.forEach((result, i) => expect(result.code, cases[i].join(' ')).toBe(2));
     expect(results[4].stderr).toContain('--kind must be');

@@ -14,10 +14,20 @@ describe('error bodies and content rules', () => {
   afterAll(() => t.close());
 
   const post = (payload: string, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/v1/integrations/api-keys', headers: { ...bearer(token), 'content-type': 'application/json', ...headers }, payload });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/api-keys',
+      headers: { ...bearer(token), 'content-type': 'application/json', ...headers },
+      payload,
+    });
 
   it('401 {error} without a token, and with a malformed or unknown one', async () => {
-    for (const headers of [{}, { authorization: 'Bearer nope' }, { authorization: 'Bearer pbxu_000000000000000000000000000000000000' }, { authorization: 'Basic abc def' }]) {
+    for (const headers of [
+      {},
+      { authorization: 'Bearer nope' },
+      { authorization: 'Bearer pbxu_000000000000000000000000000000000000' },
+      { authorization: 'Basic abc def' },
+    ]) {
       const response = await t.app.inject({ method: 'GET', url: '/api/v1/me', headers });
       expect(response.statusCode).toBe(401);
       expect(Object.keys(response.json())).toEqual(['error']);
@@ -75,7 +85,11 @@ describe('error bodies and content rules', () => {
     });
     expect(response.statusCode).toBe(200);
     expect(response.json().data).toEqual([]);
-    const bad = await t.app.inject({ method: 'GET', url: `/api/v1/integrations/api-keys?filter[revoked]=${encodeURIComponent("1' or '1'='1")}`, headers: bearer(token) });
+    const bad = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/api-keys?filter[revoked]=${encodeURIComponent("1' or '1'='1")}`,
+      headers: bearer(token),
+    });
     expect(bad.statusCode).toBe(422);
     expect(bad.json().errors).toHaveProperty(['filter[revoked]']);
   });

@@ -48,7 +48,11 @@ describe('include allow-list', () => {
   beforeAll(async () => {
     app.setValidatorCompiler(buildValidator());
     registerErrorHandling(app, false);
-    app.get('/things', { schema: { querystring: ListQuery({ include: ['user.groups', 'sipDevice'], pageSize: 'per_page' }) } }, async (request) => request.query);
+    app.get(
+      '/things',
+      { schema: { querystring: ListQuery({ include: ['user.groups', 'sipDevice'], pageSize: 'per_page' }) } },
+      async (request) => request.query,
+    );
     await app.ready();
   });
   afterAll(() => app.close());
@@ -66,4 +70,3 @@ describe('include allow-list', () => {
     expect((await app.inject('/things?include=user,')).statusCode).toBe(422);
   });
 });
-

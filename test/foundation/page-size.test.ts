@@ -59,7 +59,9 @@ describe('page size on every list of the OpenAPI document', () => {
       for (const value of ['5', '0', 'abc']) {
         const response = await get(path, `${other}=${value}`);
         expect(response.statusCode, `${path} ${other}=${value}`).toBe(422);
-        expect(response.json().errors, `${path} ${other}=${value}`).toEqual({ [other]: [`The ${other} parameter is not accepted here; the page size is ${declared}.`] });
+        expect(response.json().errors, `${path} ${other}=${value}`).toEqual({
+          [other]: [`The ${other} parameter is not accepted here; the page size is ${declared}.`],
+        });
       }
     }
   });

@@ -16,11 +16,21 @@ describe('graceful shutdown', () => {
     // the server's close) for its 5 s timeout; this one lets go once it has its answer.
     const agent = new Agent({ keepAlive: true });
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request({ agent, host: '127.0.0.1', port, path: '/api/v1/login', method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        {
+          agent,
+          host: '127.0.0.1',
+          port,
+          path: '/api/v1/login',
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.slice(0, 10)); // the request is in flight: headers and part of the body sent
       setTimeout(() => req.end(body.slice(10)), 150);

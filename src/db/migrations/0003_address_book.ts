@@ -28,7 +28,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('contacts_pbx_name_idx').on('contacts').columns(['pbx_id', 'name1', 'id']).execute();
   // Partial indexes (both dialects): only rows that have the value are indexed, which keeps bulk imports fast.
-  await db.schema.createIndex('contacts_pbx_email_idx').on('contacts').columns(['pbx_id', 'email_normalized']).where(sql.ref('email_normalized'), 'is not', null).execute();
+  await db.schema
+    .createIndex('contacts_pbx_email_idx')
+    .on('contacts')
+    .columns(['pbx_id', 'email_normalized'])
+    .where(sql.ref('email_normalized'), 'is not', null)
+    .execute();
   await db.schema.createIndex('contacts_owner_idx').on('contacts').column('private_owner_id').where(sql.ref('private_owner_id'), 'is not', null).execute();
 
   await db.schema
@@ -49,7 +54,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('contact_numbers_lookup_idx').on('contact_numbers').columns(['pbx_id', 'phone_number']).execute();
   await db.schema.createIndex('contact_numbers_contact_idx').on('contact_numbers').columns(['contact_id', 'position']).execute();
   // Only numbers with a speed dial are in this index, so only set speed dials collide.
-  await db.schema.createIndex('contact_numbers_speed_dial_unique').on('contact_numbers').columns(['pbx_id', 'speed_dial']).unique().where(sql.ref('speed_dial'), 'is not', null).execute();
+  await db.schema
+    .createIndex('contact_numbers_speed_dial_unique')
+    .on('contact_numbers')
+    .columns(['pbx_id', 'speed_dial'])
+    .unique()
+    .where(sql.ref('speed_dial'), 'is not', null)
+    .execute();
 
   await db.schema
     .createTable('contact_groups')

@@ -20,7 +20,11 @@ describe('call history demo seed', () => {
   it('publishes a call, a recorded call and its playable recording for each tenant', async () => {
     const { seed } = await seedDemo(t.ctx);
     for (const tenant of seed.tenants) {
-      const { cdr, cdr_with_recording: recordedId, recording_path: path } = tenant.samples as { cdr: number; cdr_with_recording: number; recording_path: string };
+      const {
+        cdr,
+        cdr_with_recording: recordedId,
+        recording_path: path,
+      } = tenant.samples as { cdr: number; cdr_with_recording: number; recording_path: string };
       const member = tenant.users[1];
       const token = await issueUserToken(t.ctx.db, t.ctx.clock, { id: member.id, pbx_id: tenant.pbx_id }, { name: 'test', ttlSeconds: 3600 });
       const adminToken = await issueUserToken(t.ctx.db, t.ctx.clock, { id: tenant.admin.id, pbx_id: tenant.pbx_id }, { name: 'test', ttlSeconds: 3600 });
@@ -33,7 +37,15 @@ describe('call history demo seed', () => {
       expect(file.headers['content-type']).toBe('audio/wav');
       expect(file.rawPayload.subarray(0, 4).toString()).toBe('RIFF');
       const history = await t.app.inject({ method: 'GET', url: '/api/v1/cdrs?perPage=100', headers: bearer(adminToken) });
-      const kinds = new Set(history.json().data.flatMap((c: { status: string; is_internal: boolean; is_transfer_call: boolean }) => [c.status, c.is_internal ? 'internal' : 'external', c.is_transfer_call ? 'transfer' : 'direct']));
+      const kinds = new Set(
+        history
+          .json()
+          .data.flatMap((c: { status: string; is_internal: boolean; is_transfer_call: boolean }) => [
+            c.status,
+            c.is_internal ? 'internal' : 'external',
+            c.is_transfer_call ? 'transfer' : 'direct',
+          ]),
+      );
       for (const kind of ['answered', 'missed', 'internal', 'external', 'transfer']) expect(kinds).toContain(kind);
       const conference = await t.ctx.db.selectFrom('cdrs').select('cdr_id').where('pbx_id', '=', tenant.pbx_id).where('is_conference_call', '=', 1).execute();
       expect(conference.length).toBeGreaterThan(0);

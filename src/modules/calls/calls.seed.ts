@@ -123,20 +123,31 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
       case 'in':
         caller = external();
         legs.push(leg(answeredBy, 'ANSWERED', 0, ring, end, { via_id: 'cf-main', via_name: 'Main number', via_number: '+35227100100', via_type: 'CALL_FLOW' }));
-        flow.push({ color: 'secondary', text: 'Call flow "Main number"', sub_text: 'Business hours', time: at(0) }, { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(ring) });
+        flow.push(
+          { color: 'secondary', text: 'Call flow "Main number"', sub_text: 'Business hours', time: at(0) },
+          { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(ring) },
+        );
         break;
       case 'queue': {
         caller = external();
         const via = { via_id: 'queue-support', via_name: 'Support queue', via_number: '600', via_type: 'QUEUE' as const };
-        for (const person of staff) legs.push(person === answeredBy ? leg(person, 'ANSWERED', 2, ring, end, via) : leg(person, 'MISSED', 2, null, 2 + ring, via));
-        flow.push({ color: 'secondary', text: 'Entered queue "Support queue"', sub_text: `${staff.length} agents`, time: at(2) }, { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: 'Support queue', time: at(2 + ring) });
+        for (const person of staff)
+          legs.push(person === answeredBy ? leg(person, 'ANSWERED', 2, ring, end, via) : leg(person, 'MISSED', 2, null, 2 + ring, via));
+        flow.push(
+          { color: 'secondary', text: 'Entered queue "Support queue"', sub_text: `${staff.length} agents`, time: at(2) },
+          { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: 'Support queue', time: at(2 + ring) },
+        );
         break;
       }
       case 'ivr': {
         caller = external();
         const option = 1 + roll(3);
         legs.push(leg(answeredBy, 'ANSWERED', 12, ring, end + 12, { via_id: 'ivr-main', via_name: 'Welcome menu', via_number: '700', via_type: 'IVR' }));
-        flow.push({ color: 'secondary', text: 'IVR "Welcome menu"', sub_text: null, time: at(0) }, { color: 'info', text: `Pressed ${option}`, sub_text: option === 1 ? 'Sales' : option === 2 ? 'Support' : 'Accounting', time: at(10) }, { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(12 + ring) });
+        flow.push(
+          { color: 'secondary', text: 'IVR "Welcome menu"', sub_text: null, time: at(0) },
+          { color: 'info', text: `Pressed ${option}`, sub_text: option === 1 ? 'Sales' : option === 2 ? 'Support' : 'Accounting', time: at(10) },
+          { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(12 + ring) },
+        );
         break;
       }
       case 'out': {
@@ -145,7 +156,16 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
         const outcome = pick(['ANSWERED', 'ANSWERED', 'ANSWERED', 'BUSY', 'MISSED', 'FAILED'] as const);
         const callee = external();
         legs.push(leg(callee, outcome, 0, outcome === 'ANSWERED' ? ring : null, outcome === 'ANSWERED' ? end : outcome === 'MISSED' ? 30 : 1));
-        flow.push(outcome === 'ANSWERED' ? { color: 'success', text: 'Answered', sub_text: callee.number, time: at(ring) } : { color: outcome === 'BUSY' ? 'danger' : 'warning', text: outcome === 'BUSY' ? 'Busy' : outcome === 'MISSED' ? 'Not answered' : 'Call failed', sub_text: callee.number, time: at(1) });
+        flow.push(
+          outcome === 'ANSWERED'
+            ? { color: 'success', text: 'Answered', sub_text: callee.number, time: at(ring) }
+            : {
+                color: outcome === 'BUSY' ? 'danger' : 'warning',
+                text: outcome === 'BUSY' ? 'Busy' : outcome === 'MISSED' ? 'Not answered' : 'Call failed',
+                sub_text: callee.number,
+                time: at(1),
+              },
+        );
         break;
       }
       case 'internal': {
@@ -159,7 +179,8 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
       }
       case 'missed': {
         caller = external();
-        for (const person of staff) legs.push(leg(person, 'MISSED', 0, null, 25, { via_id: 'cf-main', via_name: 'Main number', via_number: '+35227100100', via_type: 'CALL_FLOW' }));
+        for (const person of staff)
+          legs.push(leg(person, 'MISSED', 0, null, 25, { via_id: 'cf-main', via_name: 'Main number', via_number: '+35227100100', via_type: 'CALL_FLOW' }));
         flow.push({ color: 'warning', text: 'Nobody answered', sub_text: 'Voicemail', time: at(25) });
         break;
       }
@@ -169,7 +190,11 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
         const target = pick(staff.filter((p) => p !== answeredBy).concat(staff.length > 1 ? [] : [answeredBy]));
         const transferAt = ring + 30 + roll(60);
         legs.push(leg(answeredBy, 'ANSWERED', 0, ring, transferAt), leg(target, 'ANSWERED', transferAt, 4, end + 4));
-        flow.push({ color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(ring) }, { color: 'info', text: `Transferred to ${target.name}`, sub_text: 'Attended transfer', time: at(transferAt) }, { color: 'success', text: `Answered by ${target.name}`, sub_text: null, time: at(transferAt + 4) });
+        flow.push(
+          { color: 'success', text: `Answered by ${answeredBy.name}`, sub_text: null, time: at(ring) },
+          { color: 'info', text: `Transferred to ${target.name}`, sub_text: 'Attended transfer', time: at(transferAt) },
+          { color: 'success', text: `Answered by ${target.name}`, sub_text: null, time: at(transferAt + 4) },
+        );
         break;
       }
       default: {
@@ -178,7 +203,10 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
         const guests = [external(), external()];
         for (const person of [...staff.filter((p) => p !== answeredBy), ...guests]) legs.push(leg(person, 'ANSWERED', 5, ring, end));
         conference = [{ room: '800', name: 'Weekly sync', participants: legs.length + 1, moderator: answeredBy.name }];
-        flow.push({ color: 'info', text: 'Conference room 800 opened', sub_text: 'Weekly sync', time: at(5) }, { color: 'success', text: `${legs.length + 1} participants joined`, sub_text: null, time: at(5 + ring) });
+        flow.push(
+          { color: 'info', text: 'Conference room 800 opened', sub_text: 'Weekly sync', time: at(5) },
+          { color: 'success', text: `${legs.length + 1} participants joined`, sub_text: null, time: at(5 + ring) },
+        );
         break;
       }
     }
@@ -219,9 +247,18 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
     const file = demoWav(seconds, 330 + (record.cdr_id % 5) * 110);
     await mkdir(join(root, path, '..'), { recursive: true });
     await writeFile(join(root, path), file);
-    await upsertRecording(ctx.db, { pbx_id: tenant.pbxId, cdr_id: record.cdr_id, kind: 'full', path, name: path.split('/').pop()!, content_type: 'audio/wav', size_bytes: file.length, created_at: now.toISOString() });
+    await upsertRecording(ctx.db, {
+      pbx_id: tenant.pbxId,
+      cdr_id: record.cdr_id,
+      kind: 'full',
+      path,
+      name: path.split('/').pop()!,
+      content_type: 'audio/wav',
+      size_bytes: file.length,
+      created_at: now.toISOString(),
+    });
     // The sample is one the first demo user (who sees its own calls and recordings) took part in.
-    if (!samplePath && record.receivers.some((l) => l.user_id === tenant.users[1]?.id) ) {
+    if (!samplePath && record.receivers.some((l) => l.user_id === tenant.users[1]?.id)) {
       samplePath = path;
       sampleRecorded = record.cdr_id;
     }

@@ -50,13 +50,29 @@ export const seedDirectory: DemoSeeder = async (ctx, demo) => {
   });
   const buttons = new PhoneButtonsService(ctx);
   await buttons.create(tenant, admin, first.id, { sip_device_id: desk.id, position: 1, type: 'line', label: 'Line' });
-  const blf = await buttons.create(tenant, admin, first.id, { sip_device_id: desk.id, position: 2, type: 'blf', value: extensions[2].number, label: 'Colleague' });
+  const blf = await buttons.create(tenant, admin, first.id, {
+    sip_device_id: desk.id,
+    position: 2,
+    type: 'blf',
+    value: extensions[2].number,
+    label: 'Colleague',
+  });
   await buttons.create(tenant, admin, first.id, { sip_device_id: desk.id, position: 3, type: 'speed_dial', value: '112', label: 'Emergency' });
 
-  const main = await new PhoneNumbersService(ctx).create(tenant, { number: numbers.main, label: 'Main line', destination_type: 'extension', destination_id: extensions[0].id });
+  const main = await new PhoneNumbersService(ctx).create(tenant, {
+    number: numbers.main,
+    label: 'Main line',
+    destination_type: 'extension',
+    destination_id: extensions[0].id,
+  });
   const identities = new CallerIdentitiesService(ctx);
   const shared = await identities.create(tenant, { phone_number_id: main.id, name: 'Company main line', is_default: true });
-  const direct = await identities.create(tenant, { phone_number_id: main.id, name: 'Direct line', external_caller_extension: extensions[1].number, user_id: first.id });
+  const direct = await identities.create(tenant, {
+    phone_number_id: main.id,
+    name: 'Direct line',
+    external_caller_extension: extensions[1].number,
+    user_id: first.id,
+  });
 
   const twinnings = new TwinningsService(ctx);
   const mobile = await twinnings.create(tenant, admin, first.id, { phone_number: numbers.mobile, delay: 5 });
@@ -79,7 +95,12 @@ export const seedDirectory: DemoSeeder = async (ctx, demo) => {
   await forwards.create(tenant, admin, second.id, { type: 'busy', destination_type: 'number', destination: numbers.external });
 
   const group = await new UserGroupsService(ctx).create(tenant, admin, first.id, { name: 'Sales team', users: [second.id, demo.admin.id] });
-  const push = await new PushDevicesService(ctx).register(tenant, first.id, { type: 'ios', token: randomBytes(32).toString('hex'), name: 'iPhone', twinning_id: mobile.id });
+  const push = await new PushDevicesService(ctx).register(tenant, first.id, {
+    type: 'ios',
+    token: randomBytes(32).toString('hex'),
+    name: 'iPhone',
+    twinning_id: mobile.id,
+  });
 
   const firstUser = await findUser(ctx.db, tenant, first.id);
   if (firstUser) {

@@ -21,8 +21,23 @@ import { phoneButtonRoutes } from './phone-buttons/phone-buttons.routes.js';
 import { webrtcRoutes } from './webrtc/webrtc.routes.js';
 import { roamingRoutes } from './roaming/roaming.routes.js';
 
-const RESOURCES = [userRoutes, extensionRoutes, sipDeviceRoutes, phoneNumberRoutes, callerIdentityRoutes, twinningRoutes, userGroupRoutes,
-  dndRoutes, forwardRoutes, userSettingRoutes, inCallRoutes, pushDeviceRoutes, phoneButtonRoutes, webrtcRoutes, roamingRoutes];
+const RESOURCES = [
+  userRoutes,
+  extensionRoutes,
+  sipDeviceRoutes,
+  phoneNumberRoutes,
+  callerIdentityRoutes,
+  twinningRoutes,
+  userGroupRoutes,
+  dndRoutes,
+  forwardRoutes,
+  userSettingRoutes,
+  inCallRoutes,
+  pushDeviceRoutes,
+  phoneButtonRoutes,
+  webrtcRoutes,
+  roamingRoutes,
+];
 
 export async function directoryRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   for (const routes of RESOURCES) await app.register(routes, { ctx });

@@ -19,12 +19,7 @@ export interface NewApiKey {
  * Creates a key and returns its token once. Only the hash is used to authenticate; integration
  * keys also keep the token sealed with the server key so their owner can reveal it again.
  */
-export async function createApiKey(
-  db: Kysely<DB>,
-  clock: Clock,
-  secrets: SecretBox,
-  key: NewApiKey,
-): Promise<{ row: Selectable<ApiKeyTable>; token: string }> {
+export async function createApiKey(db: Kysely<DB>, clock: Clock, secrets: SecretBox, key: NewApiKey): Promise<{ row: Selectable<ApiKeyTable>; token: string }> {
   if (key.kind !== 'internal' && !key.pbxId) throw new Error(`a ${key.kind} key belongs to a PBX`);
   const token = generateToken(TOKEN_KIND[key.kind]);
   const now = clock.now().toISOString();

@@ -89,7 +89,7 @@ describe('durable jobs', () => {
     expect(ran.sort()).toEqual([...names].sort());
   });
 
-  it("reclaims a job whose worker died once its lease expires", async () => {
+  it('reclaims a job whose worker died once its lease expires', async () => {
     const id = await recordJob.enqueue(t.ctx.db, t.clock, { name: 'orphan' });
     const now = t.clock.now().toISOString();
     const lease = new Date(t.clock.now().getTime() + 60_000).toISOString();

@@ -42,9 +42,14 @@ export class JobInterrupted extends Error {
 const registry = new Map<string, JobDefinition<unknown>>();
 
 /** Declares a kind of job; modules call it at import time, so every worker knows every kind. */
-export function defineJob<P>(definition: JobDefinition<P>): JobDefinition<P> & { enqueue(db: Db, clock: Clock, payload: P, options?: EnqueueOptions): Promise<string> } {
+export function defineJob<P>(
+  definition: JobDefinition<P>,
+): JobDefinition<P> & { enqueue(db: Db, clock: Clock, payload: P, options?: EnqueueOptions): Promise<string> } {
   registry.set(definition.kind, definition);
-  return { ...definition, enqueue: (db, clock, payload, options) => enqueueJob(db, clock, definition.kind, payload, { maxAttempts: definition.maxAttempts, ...options }) };
+  return {
+    ...definition,
+    enqueue: (db, clock, payload, options) => enqueueJob(db, clock, definition.kind, payload, { maxAttempts: definition.maxAttempts, ...options }),
+  };
 }
 
 export interface EnqueueOptions {
@@ -145,13 +150,14 @@ export class JobWorker {
         } catch (error) {
           this.log?.error({ err: error }, 'job worker error');
         }
-        if (!worked && this.running) await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, this.pollIntervalMs);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        if (!worked && this.running)
+          await new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, this.pollIntervalMs);
+            this.wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          });
       }
     })();
   }

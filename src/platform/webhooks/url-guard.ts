@@ -77,7 +77,12 @@ export interface PostResult {
 }
 
 /** POSTs a body, following up to `maxRedirects` redirects, each target checked like the first. */
-export async function postGuarded(raw: string, headers: Record<string, string>, body: string, options: { allowPrivate: boolean; timeoutMs: number; maxRedirects?: number }): Promise<PostResult> {
+export async function postGuarded(
+  raw: string,
+  headers: Record<string, string>,
+  body: string,
+  options: { allowPrivate: boolean; timeoutMs: number; maxRedirects?: number },
+): Promise<PostResult> {
   let url = new URL(raw);
   for (let hop = 0; ; hop++) {
     checkTarget(url, options.allowPrivate);

@@ -49,7 +49,14 @@ describe('webhooks', () => {
     const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
     const secret = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/signing-secret', headers: bearer(user.token) })).json().data.secret;
     expect(secret).toMatch(/^whsec_/);
-    const imp = (await upload(t, user.token, { name: 'c.csv', content: 'Name,E-mail,Phone\nHook Person,hook@example.test,621 900 001\n' }, { webhook_url: `${base}/moved` })).json().data;
+    const imp = (
+      await upload(
+        t,
+        user.token,
+        { name: 'c.csv', content: 'Name,E-mail,Phone\nHook Person,hook@example.test,621 900 001\n' },
+        { webhook_url: `${base}/moved` },
+      )
+    ).json().data;
     const done = await runImport(t, user.token, imp.id);
     expect(done.status).toBe('completed');
     await t.app.jobs.drain();
@@ -57,7 +64,11 @@ describe('webhooks', () => {
     const mine = received.filter((r) => JSON.parse(r.body).data.id === imp.id);
     // Standard Webhooks promises no ordering between messages; each carries its own type and timestamp.
     expect(mine.map((r) => JSON.parse(r.body).type).sort()).toEqual(['contact_import.completed', 'contact_import.created', 'contact_import.processing']);
-    mine.sort((a, b) => ['created', 'processing', 'completed'].indexOf(JSON.parse(a.body).type.split('.')[1]) - ['created', 'processing', 'completed'].indexOf(JSON.parse(b.body).type.split('.')[1]));
+    mine.sort(
+      (a, b) =>
+        ['created', 'processing', 'completed'].indexOf(JSON.parse(a.body).type.split('.')[1]) -
+        ['created', 'processing', 'completed'].indexOf(JSON.parse(b.body).type.split('.')[1]),
+    );
     const verifier = new Webhook(secret);
     for (const request of mine) {
       expect(request.path).toBe('/hook'); // the redirect was followed
@@ -82,7 +93,9 @@ describe('webhooks', () => {
     // Another user of the same PBX does not see this user's deliveries.
     const colleague = await createUser(t.ctx, { tenant: user.tenant });
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/deliveries', headers: bearer(colleague.token) })).json().data).toEqual([]);
-    expect((await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries/${log.json().data[0].id}`, headers: bearer(colleague.token) })).statusCode).toBe(404);
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries/${log.json().data[0].id}`, headers: bearer(colleague.token) })).statusCode,
+    ).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/deliveries?filter[status]=lost', headers: bearer(user.token) })).statusCode).toBe(422);
   });
 
@@ -91,7 +104,10 @@ describe('webhooks', () => {
     failNext = 2;
     const imp = (await upload(t, user.token, { name: 'c.csv', content: 'Name\nRetry\n' }, { webhook_url: `${base}/hook` })).json().data;
     await t.app.jobs.drain();
-    const deliveries = () => t.app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries?filter[subject_id]=${imp.id}`, headers: bearer(user.token) }).then((r) => r.json().data[0]);
+    const deliveries = () =>
+      t.app
+        .inject({ method: 'GET', url: `/api/v1/webhooks/deliveries?filter[subject_id]=${imp.id}`, headers: bearer(user.token) })
+        .then((r) => r.json().data[0]);
     expect(await deliveries()).toMatchObject({ status: 'pending', attempts: 1, response_status: 500, last_error: 'HTTP 500: try later' });
     await t.app.jobs.drain();
     expect((await deliveries()).attempts).toBe(1); // waits for its backoff
@@ -104,7 +120,19 @@ describe('webhooks', () => {
   });
 
   it('refuses loopback, private and link-local targets unless allowed', async () => {
-    for (const address of ['127.0.0.1', '10.1.2.3', '172.16.0.5', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1']) {
+    for (const address of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.5',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+    ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
     for (const address of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111']) expect(isPrivateAddress(address), address).toBe(false);
@@ -122,7 +150,15 @@ describe('webhooks', () => {
       expect(refused.json().errors).toHaveProperty('webhook_url');
       // A delivery whose URL turned private after it was saved is refused at send time and logged.
       const { enqueueWebhook } = await import('./webhooks.js');
-      await enqueueWebhook(strict.ctx.db, strict.clock, { pbxId: user.pbxId, userId: user.id, event: 'test.ping', subjectType: 'test', subjectId: user.id, url: `${base}/hook`, data: {} });
+      await enqueueWebhook(strict.ctx.db, strict.clock, {
+        pbxId: user.pbxId,
+        userId: user.id,
+        event: 'test.ping',
+        subjectType: 'test',
+        subjectId: user.id,
+        url: `${base}/hook`,
+        data: {},
+      });
       const before = received.length;
       await strict.app.jobs.drain();
       expect(received.length).toBe(before);

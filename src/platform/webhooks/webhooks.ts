@@ -80,7 +80,10 @@ export const deliverWebhook = defineJob<{ deliveryId: string }>({
     let status: number | null = null;
     let error: string | null = null;
     try {
-      const result = await postGuarded(delivery.url, headers, delivery.payload, { allowPrivate: ctx.config.webhookAllowPrivate, timeoutMs: ctx.config.webhookTimeoutMs });
+      const result = await postGuarded(delivery.url, headers, delivery.payload, {
+        allowPrivate: ctx.config.webhookAllowPrivate,
+        timeoutMs: ctx.config.webhookTimeoutMs,
+      });
       status = result.status;
       if (status < 200 || status >= 300) error = `HTTP ${status}${result.body ? `: ${result.body.slice(0, 200)}` : ''}`;
     } catch (e) {
@@ -89,7 +92,13 @@ export const deliverWebhook = defineJob<{ deliveryId: string }>({
     const now = ctx.clock.now().toISOString();
     await ctx.db
       .updateTable('webhook_deliveries')
-      .set({ attempts: delivery.attempts + 1, response_status: status, last_error: error, updated_at: now, ...(error ? {} : { status: 'delivered', delivered_at: now }) })
+      .set({
+        attempts: delivery.attempts + 1,
+        response_status: status,
+        last_error: error,
+        updated_at: now,
+        ...(error ? {} : { status: 'delivered', delivered_at: now }),
+      })
       .where('id', '=', delivery.id)
       .execute();
     if (error) throw new Error(error);

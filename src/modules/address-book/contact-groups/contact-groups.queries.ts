@@ -15,7 +15,12 @@ function groups(db: Db, tenant: Tenant, search?: string) {
 }
 
 export async function listGroups(db: Db, tenant: Tenant, search: string | undefined, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => groups(db, tenant, search), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => groups(db, tenant, search),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findGroup(db: Db, tenant: Tenant, id: string) {
@@ -36,7 +41,11 @@ export function deleteGroup(db: Db, tenant: Tenant, id: string) {
 
 export async function replaceGroupUsers(db: Db, groupId: string, userIds: string[]) {
   await db.deleteFrom('contact_group_users').where('group_id', '=', groupId).execute();
-  if (userIds.length) await db.insertInto('contact_group_users').values(userIds.map((user_id) => ({ group_id: groupId, user_id }))).execute();
+  if (userIds.length)
+    await db
+      .insertInto('contact_group_users')
+      .values(userIds.map((user_id) => ({ group_id: groupId, user_id })))
+      .execute();
 }
 
 export async function liveUserIds(db: Db, tenant: Tenant, ids: string[]): Promise<Set<string>> {

@@ -30,7 +30,10 @@ export class ContactGroupsService {
   constructor(private readonly ctx: AppContext) {}
 
   async present(rows: GroupRow[]) {
-    const users = await groupUsersOf(this.ctx.db, rows.map((r) => r.id));
+    const users = await groupUsersOf(
+      this.ctx.db,
+      rows.map((r) => r.id),
+    );
     return rows.map((row) => presentGroup(row, users.get(row.id) ?? []));
   }
 

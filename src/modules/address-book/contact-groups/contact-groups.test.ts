@@ -15,7 +15,13 @@ describe('contact groups', () => {
   it('creates, reads, lists, replaces and deletes a group; contacts show it with its users', async () => {
     const boss = await manager();
     const member = await createUser(t.ctx, { tenant: boss.tenant });
-    const created = await call('POST', '/contact-groups', boss.token, { name: 'Suppliers', description: 'Who we buy from', allow_call_pickups: true, external_uid: 'crm-1', users: [member.id] });
+    const created = await call('POST', '/contact-groups', boss.token, {
+      name: 'Suppliers',
+      description: 'Who we buy from',
+      allow_call_pickups: true,
+      external_uid: 'crm-1',
+      users: [member.id],
+    });
     expect(created.statusCode).toBe(201);
     const group = created.json().data;
     expect(group).toMatchObject({
@@ -44,7 +50,13 @@ describe('contact groups', () => {
 
     const put = await call('PUT', `/contact-groups/${group.id}`, boss.token, { name: 'Vendors', display_tab_to_everyone_inside_voxbi: true });
     expect(put.statusCode).toBe(200);
-    expect(put.json().data).toMatchObject({ name: 'Vendors', description: null, allow_call_pickups: false, display_tab_to_everyone_inside_voxbi: true, users: [] });
+    expect(put.json().data).toMatchObject({
+      name: 'Vendors',
+      description: null,
+      allow_call_pickups: false,
+      display_tab_to_everyone_inside_voxbi: true,
+      users: [],
+    });
 
     expect((await call('DELETE', `/contact-groups/${group.id}`, boss.token)).statusCode).toBe(204);
     expect((await call('GET', `/contact-groups/${group.id}`, boss.token)).statusCode).toBe(404);
@@ -69,7 +81,12 @@ describe('contact groups', () => {
       users: [stranger.id],
     });
     expect(refs.statusCode).toBe(422);
-    expect(Object.keys(refs.json().errors).sort()).toEqual(['default_caller_identity_id', 'default_internal_call_flow_id', 'extension_id_shown_outside_the_group', 'users.0']);
+    expect(Object.keys(refs.json().errors).sort()).toEqual([
+      'default_caller_identity_id',
+      'default_internal_call_flow_id',
+      'extension_id_shown_outside_the_group',
+      'users.0',
+    ]);
   });
 
   it('lets only managers and integration keys write; other tenants see nothing', async () => {
@@ -83,7 +100,11 @@ describe('contact groups', () => {
     expect((await call('PUT', `/contact-groups/${id}`, user.token, { name: 'Mine now' })).statusCode).toBe(403);
     expect((await call('DELETE', `/contact-groups/${id}`, user.token)).statusCode).toBe(403);
     const stranger = await manager();
-    for (const [method, payload] of [['GET', undefined], ['PUT', { name: 'x' }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['GET', undefined],
+      ['PUT', { name: 'x' }],
+      ['DELETE', undefined],
+    ] as const) {
       const response = await call(method, `/contact-groups/${id}`, stranger.token, payload);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: ['Contact group not found.'] });

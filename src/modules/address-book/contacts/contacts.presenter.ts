@@ -42,7 +42,13 @@ export function presentGroup(row: GroupRow, users: UserRefRow[]): Static<typeof 
 
 const presentUserRef = (u: UserRefRow) => ({ id: u.id, first_name: u.first_name, last_name: u.last_name, email: u.email });
 
-export const DEFAULT_HANDLING: Static<typeof HandlingStrategy> = { type: 'default', call_flow_id: null, extension_id: null, user_id: null, sip_device_id: null };
+export const DEFAULT_HANDLING: Static<typeof HandlingStrategy> = {
+  type: 'default',
+  call_flow_id: null,
+  extension_id: null,
+  user_id: null,
+  sip_device_id: null,
+};
 
 export function parseHandling(stored: string | null): Static<typeof HandlingStrategy> {
   return stored ? { ...DEFAULT_HANDLING, ...(JSON.parse(stored) as Partial<Static<typeof HandlingStrategy>>) } : DEFAULT_HANDLING;

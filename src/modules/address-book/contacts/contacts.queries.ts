@@ -71,7 +71,13 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
   if (filters.groupId) {
     const groupId = filters.groupId;
     query = query.where((eb) =>
-      eb.exists(eb.selectFrom('contact_group_members').select('group_id').whereRef('contact_group_members.contact_id', '=', 'contacts.id').where('group_id', '=', groupId)),
+      eb.exists(
+        eb
+          .selectFrom('contact_group_members')
+          .select('group_id')
+          .whereRef('contact_group_members.contact_id', '=', 'contacts.id')
+          .where('group_id', '=', groupId),
+      ),
     );
   }
   if (filters.isPrivate !== undefined) query = query.where('contacts.private_owner_id', filters.isPrivate ? 'is not' : 'is', null);
@@ -79,7 +85,13 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
   const userId = viewer.userId;
   if (filters.isFavorite !== undefined && userId) {
     query = query.where((eb) => {
-      const favorite = eb.exists(eb.selectFrom('contact_favorites').select('user_id').whereRef('contact_favorites.contact_id', '=', 'contacts.id').where('contact_favorites.user_id', '=', userId));
+      const favorite = eb.exists(
+        eb
+          .selectFrom('contact_favorites')
+          .select('user_id')
+          .whereRef('contact_favorites.contact_id', '=', 'contacts.id')
+          .where('contact_favorites.user_id', '=', userId),
+      );
       return filters.isFavorite ? favorite : eb.not(favorite);
     });
   }
@@ -88,7 +100,15 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
       const blocked = eb.or([
         eb('contacts.is_blocked_globally', '=', 1),
         ...(userId
-          ? [eb.exists(eb.selectFrom('contact_blocks').select('user_id').whereRef('contact_blocks.contact_id', '=', 'contacts.id').where('contact_blocks.user_id', '=', userId))]
+          ? [
+              eb.exists(
+                eb
+                  .selectFrom('contact_blocks')
+                  .select('user_id')
+                  .whereRef('contact_blocks.contact_id', '=', 'contacts.id')
+                  .where('contact_blocks.user_id', '=', userId),
+              ),
+            ]
           : []),
       ]);
       return filters.isBlocked ? blocked : eb.not(blocked);
@@ -98,7 +118,13 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
 }
 
 export async function listContacts(db: Db, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => filtered(db, viewer, filters), (query) => query.selectAll('contacts'), sort, page, { qualify: 'contacts' });
+  return fetchPage(
+    () => filtered(db, viewer, filters),
+    (query) => query.selectAll('contacts'),
+    sort,
+    page,
+    { qualify: 'contacts' },
+  );
 }
 
 export function findVisibleContact(db: Db, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {
@@ -156,15 +182,26 @@ export async function loadRelations(db: Db, contacts: ContactRow[], userId: stri
       .where('contact_group_members.contact_id', 'in', ids)
       .orderBy('contact_groups.name')
       .execute(),
-    db.selectFrom('contact_blocks').innerJoin('users', 'users.id', 'contact_blocks.user_id').select([...userRef, 'contact_blocks.contact_id']).where('contact_blocks.contact_id', 'in', ids).orderBy('users.last_name').execute(),
-    userId ? db.selectFrom('contact_favorites').select('contact_id').where('user_id', '=', userId).where('contact_id', 'in', ids).execute() : Promise.resolve([]),
-    ownerIds.length ? db.selectFrom('users').select([...userRef]).where('id', 'in', ownerIds).execute() : Promise.resolve([]),
+    db
+      .selectFrom('contact_blocks')
+      .innerJoin('users', 'users.id', 'contact_blocks.user_id')
+      .select([...userRef, 'contact_blocks.contact_id'])
+      .where('contact_blocks.contact_id', 'in', ids)
+      .orderBy('users.last_name')
+      .execute(),
+    userId
+      ? db.selectFrom('contact_favorites').select('contact_id').where('user_id', '=', userId).where('contact_id', 'in', ids).execute()
+      : Promise.resolve([]),
+    ownerIds.length
+      ? db
+          .selectFrom('users')
+          .select([...userRef])
+          .where('id', 'in', ownerIds)
+          .execute()
+      : Promise.resolve([]),
   ]);
   for (const row of numbers) push(relations.numbers, row.contact_id, row);
-  const groupUsers = await groupUsersOf(
-    db,
-    [...new Set(memberships.map((m) => m.id))],
-  );
+  const groupUsers = await groupUsersOf(db, [...new Set(memberships.map((m) => m.id))]);
   for (const { contact_id, ...group } of memberships) push(relations.groups, contact_id, { ...group, users: groupUsers.get(group.id) ?? [] });
   for (const { contact_id, ...user } of blocks) push(relations.blockedBy, contact_id, user);
   for (const row of favorites) relations.favorites.add(row.contact_id);
@@ -233,7 +270,11 @@ export async function existingGroupIds(db: Db, tenant: Tenant, ids: string[]): P
 
 export async function replaceGroups(db: Db, contactId: string, groupIds: string[]) {
   await db.deleteFrom('contact_group_members').where('contact_id', '=', contactId).execute();
-  if (groupIds.length) await db.insertInto('contact_group_members').values(groupIds.map((group_id) => ({ group_id, contact_id: contactId }))).execute();
+  if (groupIds.length)
+    await db
+      .insertInto('contact_group_members')
+      .values(groupIds.map((group_id) => ({ group_id, contact_id: contactId })))
+      .execute();
 }
 
 export function findUserInPbx(db: Db, tenant: Tenant, userId: string) {

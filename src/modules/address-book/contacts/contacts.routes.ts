@@ -6,7 +6,17 @@ import { principalOf } from '../../../platform/auth/auth-plugin.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { ContactsService } from './contacts.service.js';
 import type { ContactRow } from './contacts.queries.js';
-import { BlockBody, BlockQuery, Contact, ContactBody, ContactDetailQuery, ContactGroup, ContactListQuery, ContactParams, LookupQuery } from './contacts.schemas.js';
+import {
+  BlockBody,
+  BlockQuery,
+  Contact,
+  ContactBody,
+  ContactDetailQuery,
+  ContactGroup,
+  ContactListQuery,
+  ContactParams,
+  LookupQuery,
+} from './contacts.schemas.js';
 import { contactGroupRoutes } from '../contact-groups/contact-groups.routes.js';
 
 const tags = ['Contacts'];
@@ -28,7 +38,8 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'listContacts',
     summary: 'List the address book',
-    description: 'Search covers names, company, e-mail and any number (as typed or E.164). Private contacts of other users never appear; API keys see global contacts only.',
+    description:
+      'Search covers names, company, e-mail and any number (as typed or E.164). Private contacts of other users never appear; API keys see global contacts only.',
     querystring: ContactListQuery,
     defaultSort: [{ field: 'name1', direction: 'asc' }],
     fetch: ({ scope, query }, { sort, page }) =>
@@ -47,7 +58,13 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
         page,
       ),
   });
-  contacts.create('/contacts', { auth: CONTACTS, operationId: 'createContact', summary: 'Create a contact', body: ContactBody, run: ({ scope, body }) => service.create(scope, body) });
+  contacts.create('/contacts', {
+    auth: CONTACTS,
+    operationId: 'createContact',
+    summary: 'Create a contact',
+    body: ContactBody,
+    run: ({ scope, body }) => service.create(scope, body),
+  });
   contacts.read('/contacts/:contact', {
     auth: CONTACTS,
     operationId: 'getContact',
@@ -81,7 +98,10 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     params: ContactParams,
     run: ({ scope, params }) => service.restore(scope, params.contact),
   });
-  for (const [method, favorite] of [['PUT', true], ['DELETE', false]] as const) {
+  for (const [method, favorite] of [
+    ['PUT', true],
+    ['DELETE', false],
+  ] as const) {
     contacts.action('/contacts/:contact/favorite', {
       method,
       auth: { user: true },

@@ -118,7 +118,18 @@ export class ContactsService {
     const now = this.ctx.clock.now().toISOString();
     await this.write(async (trx) => {
       await insertContactRow(trx, { id, pbx_id: actor.viewer.tenant.pbxId, ...prepared.fields, created_at: now, updated_at: now });
-      await insertNumberRows(trx, prepared.numbers.map((n, position) => ({ ...n, id: randomUUID(), contact_id: id, pbx_id: actor.viewer.tenant.pbxId, position, created_at: now, updated_at: now })));
+      await insertNumberRows(
+        trx,
+        prepared.numbers.map((n, position) => ({
+          ...n,
+          id: randomUUID(),
+          contact_id: id,
+          pbx_id: actor.viewer.tenant.pbxId,
+          position,
+          created_at: now,
+          updated_at: now,
+        })),
+      );
       await replaceGroups(trx, id, prepared.groups);
     });
     return this.get(actor, id);
@@ -269,10 +280,14 @@ export class ContactsService {
       user_id: input.user_id ?? null,
       sip_device_id: input.sip_device_id ?? null,
     };
-    for (const [field, target] of Object.entries(HANDLING_TARGETS) as Array<[keyof typeof HANDLING_TARGETS, (typeof HANDLING_TARGETS)[keyof typeof HANDLING_TARGETS]]>) {
+    for (const [field, target] of Object.entries(HANDLING_TARGETS) as Array<
+      [keyof typeof HANDLING_TARGETS, (typeof HANDLING_TARGETS)[keyof typeof HANDLING_TARGETS]]
+    >) {
       const id = strategy[field];
-      if (strategy.type === target.type && !id) fail(`handling_strategy.${field}`, `The handling strategy.${field.replace(/_/g, ' ')} field is required when type is ${target.type}.`);
-      if (id && !(await existsInPbx(this.ctx.db, tenant, target.table, id))) fail(`handling_strategy.${field}`, `The selected handling strategy.${field.replace(/_/g, ' ')} is invalid.`);
+      if (strategy.type === target.type && !id)
+        fail(`handling_strategy.${field}`, `The handling strategy.${field.replace(/_/g, ' ')} field is required when type is ${target.type}.`);
+      if (id && !(await existsInPbx(this.ctx.db, tenant, target.table, id)))
+        fail(`handling_strategy.${field}`, `The selected handling strategy.${field.replace(/_/g, ' ')} is invalid.`);
     }
     return strategy;
   }

@@ -102,9 +102,16 @@ describe('contacts', () => {
     expect(twice.json().errors).toHaveProperty(['contactPhoneNumbers.1.speed_dial']);
     // Another PBX may use the same speed dial; the contact itself may keep it on update.
     const other = await manager();
-    expect((await post(other.token, { name1: 'D', contactPhoneNumbers: [{ phone_number: '+352 621 000 005', type: 'work', speed_dial: '5' }] })).statusCode).toBe(201);
+    expect(
+      (await post(other.token, { name1: 'D', contactPhoneNumbers: [{ phone_number: '+352 621 000 005', type: 'work', speed_dial: '5' }] })).statusCode,
+    ).toBe(201);
     const id = first.json().data.id;
-    const kept = await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/${id}`, headers: bearer(user.token), payload: { name1: 'A2', contactPhoneNumbers: [{ phone_number: '+352621000001', type: 'home', speed_dial: '5' }] } });
+    const kept = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/${id}`,
+      headers: bearer(user.token),
+      payload: { name1: 'A2', contactPhoneNumbers: [{ phone_number: '+352621000001', type: 'home', speed_dial: '5' }] },
+    });
     expect(kept.statusCode).toBe(200);
     expect(kept.json().data.numbers[0]).toMatchObject({ id: first.json().data.numbers[0].id, speed_dial: '5', type: 'home' });
   });
@@ -164,7 +171,12 @@ describe('contacts', () => {
       ['PUT', `/api/v1/contacts/${id}/favorite`],
       ['PUT', `/api/v1/contacts/${id}/block`],
     ] as const) {
-      const response = await t.app.inject({ method, url, headers: bearer(stranger.token), payload: method === 'PUT' && url.endsWith(id) ? { name1: 'x' } : {} });
+      const response = await t.app.inject({
+        method,
+        url,
+        headers: bearer(stranger.token),
+        payload: method === 'PUT' && url.endsWith(id) ? { name1: 'x' } : {},
+      });
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: ['Contact not found.'] });
     }
@@ -178,11 +190,18 @@ describe('contacts', () => {
 
   it('replaces a contact on PUT (name1 required, is_private derived) and soft-deletes and restores it', async () => {
     const user = await manager();
-    const created = (await post(user.token, { name1: 'Old', company_name: 'Co', vip: true, contactPhoneNumbers: [{ phone_number: '+352 621 111 111', type: 'work' }] })).json().data;
+    const created = (
+      await post(user.token, { name1: 'Old', company_name: 'Co', vip: true, contactPhoneNumbers: [{ phone_number: '+352 621 111 111', type: 'work' }] })
+    ).json().data;
     const noName = await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/${created.id}`, headers: bearer(user.token), payload: { company_name: 'X' } });
     expect(noName.statusCode).toBe(422);
     expect(noName.json().errors).toHaveProperty('name1');
-    const put = await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/${created.id}`, headers: bearer(user.token), payload: { name1: 'New', private_owner_id: user.id } });
+    const put = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/${created.id}`,
+      headers: bearer(user.token),
+      payload: { name1: 'New', private_owner_id: user.id },
+    });
     expect(put.statusCode).toBe(200);
     expect(put.json().data).toMatchObject({ name1: 'New', company_name: null, vip: false, numbers: [], is_private: true, private_owner_id: user.id });
 
@@ -204,7 +223,13 @@ describe('contacts', () => {
   it('lists with search over names, company, e-mail and numbers, filters, sort and pagination', async () => {
     const user = await manager();
     const mk = (payload: object) => post(user.token, payload).then((r) => r.json().data);
-    const anna = await mk({ name1: 'Anna', company_name: 'Zeta', email: 'anna@zeta.example', vip: true, contactPhoneNumbers: [{ phone_number: '621 222 333', type: 'mobile' }] });
+    const anna = await mk({
+      name1: 'Anna',
+      company_name: 'Zeta',
+      email: 'anna@zeta.example',
+      vip: true,
+      contactPhoneNumbers: [{ phone_number: '621 222 333', type: 'mobile' }],
+    });
     const bert = await mk({ name1: 'Bert', name2: 'Bauer', company_name: 'Alpha', contactPhoneNumbers: [{ phone_number: '+49 30 9876543', type: 'work' }] });
     const cleo = await mk({ name1: 'Cleo', email: 'cleo@home.example', private_owner_id: user.id });
     const ids = (r: { json(): { data: Array<{ id: string }> } }) => r.json().data.map((c) => c.id);
@@ -299,7 +324,9 @@ describe('contacts', () => {
     const user = await manager();
     const owner = await createUser(t.ctx, { tenant: user.tenant });
     const global = (await post(user.token, { name1: 'Caller', contactPhoneNumbers: [{ phone_number: '+352 621 555 666', type: 'mobile' }] })).json().data;
-    const priv = (await post(owner.token, { name1: 'Mine', private_owner_id: owner.id, contactPhoneNumbers: [{ phone_number: '621555666', type: 'mobile' }] })).json().data;
+    const priv = (
+      await post(owner.token, { name1: 'Mine', private_owner_id: owner.id, contactPhoneNumbers: [{ phone_number: '621555666', type: 'mobile' }] })
+    ).json().data;
     await post(user.token, { name1: 'Other', contactPhoneNumbers: [{ phone_number: '+352 621 555 667', type: 'mobile' }] });
 
     for (const number of ['+352621555666', '00352 621 555 666', '621 555 666', '(+352) 621-555-666']) {
@@ -309,7 +336,12 @@ describe('contacts', () => {
       expect(found.json().data.map((c: { id: string }) => c.id)).toEqual([global.id]);
     }
     const asOwner = await get(owner.token, '/contacts/lookup?number=621555666');
-    expect(asOwner.json().data.map((c: { id: string }) => c.id).sort()).toEqual([global.id, priv.id].sort());
+    expect(
+      asOwner
+        .json()
+        .data.map((c: { id: string }) => c.id)
+        .sort(),
+    ).toEqual([global.id, priv.id].sort());
     const pbxKey = await createKey(t.ctx, user.tenant, 'pbx');
     const asPbx = await get(pbxKey, '/contacts/lookup?number=621555666');
     expect(asPbx.statusCode).toBe(200);

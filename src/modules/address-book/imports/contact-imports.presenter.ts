@@ -32,7 +32,14 @@ export function presentImport(
     completed_at: row.completed_at,
     ...(related.records ? { records: related.records.map((r) => ({ model_id: r.model_id, is_new: r.is_new === 1, was_trashed: r.was_trashed === 1 })) } : {}),
     ...(related.errors
-      ? { errors: related.errors.map((e) => ({ row: e.row, attribute: e.attribute, messages: JSON.parse(e.messages) as string[], row_data: JSON.parse(e.row_data) as Record<string, string> })) }
+      ? {
+          errors: related.errors.map((e) => ({
+            row: e.row,
+            attribute: e.attribute,
+            messages: JSON.parse(e.messages) as string[],
+            row_data: JSON.parse(e.row_data) as Record<string, string>,
+          })),
+        }
       : {}),
   };
 }

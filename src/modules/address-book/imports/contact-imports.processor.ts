@@ -28,7 +28,13 @@ interface DataRow extends SourceRow {
 async function* dataRows(row: ImportRow): AsyncGenerator<DataRow> {
   let ordinal = 0;
   const header = row.header_row_position;
-  for await (const source of readRows(row.stored_path ?? '', { fileType: row.file_type ?? 'csv', encoding: row.input_encoding, delimiter: row.delimiter, enclosure: row.enclosure, sheetIndex: row.sheet_index })) {
+  for await (const source of readRows(row.stored_path ?? '', {
+    fileType: row.file_type ?? 'csv',
+    encoding: row.input_encoding,
+    delimiter: row.delimiter,
+    enclosure: row.enclosure,
+    sheetIndex: row.sheet_index,
+  })) {
     if (header !== null && source.row <= header) continue;
     yield { ...source, ordinal: ++ordinal };
   }
@@ -42,7 +48,14 @@ function rowData(columns: string[], cells: string[]): Record<string, string> {
 }
 
 function errorRows(importId: string, row: number, candidate: Candidate, data: Record<string, string>): Array<Insertable<ContactImportErrorTable>> {
-  return [...candidate.errors].map(([attribute, messages]) => ({ id: randomUUID(), import_id: importId, row, attribute, messages: JSON.stringify(messages), row_data: JSON.stringify(data) }));
+  return [...candidate.errors].map(([attribute, messages]) => ({
+    id: randomUUID(),
+    import_id: importId,
+    row,
+    attribute,
+    messages: JSON.stringify(messages),
+    row_data: JSON.stringify(data),
+  }));
 }
 
 async function insertInBatches<T>(items: T[], size: number, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
@@ -132,7 +145,13 @@ export class ImportProcessor {
   }
 
   /** Without skip_on_error: any invalid row fails the import before anything is written. */
-  private async validateAll(row: ImportRow, mappings: ImportMappingT[], columns: string[], country: string, groupsByName: Map<string, string>): Promise<boolean> {
+  private async validateAll(
+    row: ImportRow,
+    mappings: ImportMappingT[],
+    columns: string[],
+    country: string,
+    groupsByName: Map<string, string>,
+  ): Promise<boolean> {
     const errors: Array<Insertable<ContactImportErrorTable>> = [];
     let invalidRows = 0;
     let seen = 0;
@@ -150,7 +169,13 @@ export class ImportProcessor {
       await insertInBatches(errors, 500, (batch) => trx.insertInto('contact_import_errors').values(batch).execute());
       const result = await trx
         .updateTable('contact_imports')
-        .set({ status: 'failed', errors_count: invalidRows, completed_at: now, updated_at: now, failure_reason: `${invalidRows} row(s) are invalid and skip_on_error is off, so nothing was imported.` })
+        .set({
+          status: 'failed',
+          errors_count: invalidRows,
+          completed_at: now,
+          updated_at: now,
+          failure_reason: `${invalidRows} row(s) are invalid and skip_on_error is off, so nothing was imported.`,
+        })
         .where('id', '=', row.id)
         .where('status', '=', 'processing')
         .executeTakeFirst();
@@ -172,7 +197,12 @@ export class ImportProcessor {
     const next = chunk[chunk.length - 1].ordinal;
 
     await this.ctx.db.transaction().execute(async (trx) => {
-      const targets = await this.findTargets(trx, row.pbx_id, setup.privateOwner, valid.map((v) => v.candidate));
+      const targets = await this.findTargets(
+        trx,
+        row.pbx_id,
+        setup.privateOwner,
+        valid.map((v) => v.candidate),
+      );
       const byNumber = targets.byNumber;
       const byEmail = targets.byEmail;
       const touched = new Map<string, Target>();
@@ -186,7 +216,9 @@ export class ImportProcessor {
           errors.push(...errorRows(row.id, data.row, candidate, rowData(setup.columns, data.cells)));
           continue;
         }
-        let target = candidate.numbers.map((n) => byNumber.get(n.phone_number)).find(Boolean) ?? (candidate.emailNormalized ? byEmail.get(candidate.emailNormalized) : undefined);
+        let target =
+          candidate.numbers.map((n) => byNumber.get(n.phone_number)).find(Boolean) ??
+          (candidate.emailNormalized ? byEmail.get(candidate.emailNormalized) : undefined);
         const fields = Object.fromEntries(Object.entries(candidate.fields).filter(([, v]) => v !== null && v !== '')) as Partial<Insertable<ContactTable>>;
         let isNew = false;
         let wasTrashed = false;
@@ -224,13 +256,27 @@ export class ImportProcessor {
         } else {
           wasTrashed = target.trashed;
           target.trashed = false;
-          target.update = { ...(target.update ?? {}), ...fields, ...(candidate.emailNormalized ? { email_normalized: candidate.emailNormalized } : {}), deleted_at: null, updated_at: now };
+          target.update = {
+            ...(target.update ?? {}),
+            ...fields,
+            ...(candidate.emailNormalized ? { email_normalized: candidate.emailNormalized } : {}),
+            deleted_at: null,
+            updated_at: now,
+          };
         }
         touched.set(target.id, target);
         for (const number of candidate.numbers) {
           if (target.numbers.has(number.phone_number)) continue;
           target.numbers.add(number.phone_number);
-          newNumbers.push({ ...number, id: randomUUID(), contact_id: target.id, pbx_id: row.pbx_id, position: target.numberCount++, created_at: now, updated_at: now });
+          newNumbers.push({
+            ...number,
+            id: randomUUID(),
+            contact_id: target.id,
+            pbx_id: row.pbx_id,
+            position: target.numberCount++,
+            created_at: now,
+            updated_at: now,
+          });
           byNumber.set(number.phone_number, target);
         }
         if (candidate.emailNormalized && !byEmail.has(candidate.emailNormalized)) byEmail.set(candidate.emailNormalized, target);
@@ -256,7 +302,8 @@ export class ImportProcessor {
 
       const inserts = [...touched.values()].filter((t) => t.insert).map((t) => t.insert!);
       await insertInBatches(inserts, 1000, (batch) => trx.insertInto('contacts').values(batch).execute());
-      for (const t of touched.values()) if (t.update) await trx.updateTable('contacts').set(t.update).where('id', '=', t.id).where('pbx_id', '=', row.pbx_id).execute();
+      for (const t of touched.values())
+        if (t.update) await trx.updateTable('contacts').set(t.update).where('id', '=', t.id).where('pbx_id', '=', row.pbx_id).execute();
       await insertInBatches(newNumbers, 1500, (batch) => trx.insertInto('contact_numbers').values(batch).execute());
       await insertInBatches(memberships, 500, (batch) =>
         trx
@@ -304,13 +351,27 @@ export class ImportProcessor {
     const hitIds = [...new Set(numberHits.map((h) => h.contact_id))];
     const owners = new Map<string, { id: string; deleted_at: string | null; created_at: string; private_owner_id: string | null }>();
     for (let i = 0; i < hitIds.length; i += 500) {
-      const rows = await trx.selectFrom('contacts').select(['id', 'deleted_at', 'created_at', 'private_owner_id']).where('pbx_id', '=', pbxId).where('id', 'in', hitIds.slice(i, i + 500)).execute();
+      const rows = await trx
+        .selectFrom('contacts')
+        .select(['id', 'deleted_at', 'created_at', 'private_owner_id'])
+        .where('pbx_id', '=', pbxId)
+        .where('id', 'in', hitIds.slice(i, i + 500))
+        .execute();
       for (const r of rows) owners.set(r.id, r);
     }
     const oldestFirst = numberHits
       .map((h) => ({ hit: h, contact: owners.get(h.contact_id) }))
-      .filter((x): x is { hit: { contact_id: string; phone_number: string }; contact: { id: string; deleted_at: string | null; created_at: string; private_owner_id: string | null } } => !!x.contact && inScope(x.contact))
-      .sort((a, b) => (a.contact.created_at === b.contact.created_at ? (a.contact.id < b.contact.id ? -1 : 1) : a.contact.created_at < b.contact.created_at ? -1 : 1));
+      .filter(
+        (
+          x,
+        ): x is {
+          hit: { contact_id: string; phone_number: string };
+          contact: { id: string; deleted_at: string | null; created_at: string; private_owner_id: string | null };
+        } => !!x.contact && inScope(x.contact),
+      )
+      .sort((a, b) =>
+        a.contact.created_at === b.contact.created_at ? (a.contact.id < b.contact.id ? -1 : 1) : a.contact.created_at < b.contact.created_at ? -1 : 1,
+      );
     for (const { hit, contact } of oldestFirst) if (!byNumber.has(hit.phone_number)) byNumber.set(hit.phone_number, target(contact));
     for (let i = 0; i < emails.length; i += 500) {
       const rows = await trx
@@ -325,7 +386,11 @@ export class ImportProcessor {
     }
     const ids = [...found.keys()];
     for (let i = 0; i < ids.length; i += 500) {
-      const rows = await trx.selectFrom('contact_numbers').select(['contact_id', 'phone_number']).where('contact_id', 'in', ids.slice(i, i + 500)).execute();
+      const rows = await trx
+        .selectFrom('contact_numbers')
+        .select(['contact_id', 'phone_number'])
+        .where('contact_id', 'in', ids.slice(i, i + 500))
+        .execute();
       for (const r of rows) {
         const t = found.get(r.contact_id)!;
         t.numbers.add(r.phone_number);

@@ -18,7 +18,12 @@ export function findOwnImport(db: Db, tenant: Tenant, userId: string, id: string
 
 export async function listOwnImports(db: Db, tenant: Tenant, userId: string, status: ImportStatus | undefined, sort: SortTerm[], page: PageRequest) {
   const base = () => (status ? owned(db, tenant, userId).where('status', '=', status) : owned(db, tenant, userId));
-  return fetchPage(() => base(), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => base(),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function insertImport(db: Db, row: Insertable<ContactImportTable>) {

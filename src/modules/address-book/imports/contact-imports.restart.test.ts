@@ -17,7 +17,12 @@ describe('contact import restart safety', () => {
     const lines = ['Name,E-mail,Phone'];
     for (let i = 0; i < 2500; i++) lines.push(`Person ${i},p${i}@restart.example,+352 691 ${String(200000 + i)}`);
     const imp = (await upload(t, user.token, { name: 'big.csv', content: `${lines.join('\n')}\n` })).json().data;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/imports/${imp.id}/mappings`, headers: bearer(user.token), payload: { mappings: STANDARD_MAPPING } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/imports/${imp.id}/mappings`,
+      headers: bearer(user.token),
+      payload: { mappings: STANDARD_MAPPING },
+    });
     await t.app.inject({ method: 'POST', url: `/api/v1/contacts/imports/${imp.id}/confirm`, headers: bearer(user.token) });
 
     // A worker claims the job, commits its first chunk, then its process dies.
@@ -46,7 +51,11 @@ describe('contact import restart safety', () => {
     expect(done).toMatchObject({ status: 'completed', records_count: 2500, errors_count: 0 });
     expect(new Set(done.records.map((r: { model_id: string }) => r.model_id)).size).toBe(2500);
     expect(done.records.every((r: { is_new: boolean }) => r.is_new)).toBe(true);
-    const contacts = await t.ctx.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('pbx_id', '=', user.pbxId).executeTakeFirstOrThrow();
+    const contacts = await t.ctx.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('pbx_id', '=', user.pbxId)
+      .executeTakeFirstOrThrow();
     expect(Number(contacts.n)).toBe(2500);
     const job = await t.ctx.db.selectFrom('jobs').selectAll().where('id', '=', claimed!.id).executeTakeFirstOrThrow();
     expect(job).toMatchObject({ status: 'completed', attempts: 2 });
@@ -55,7 +64,12 @@ describe('contact import restart safety', () => {
   it('marks an import failed when its job runs out of attempts', async () => {
     const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
     const imp = (await upload(t, user.token, { name: 'c.csv', content: 'Name\nSolo\n' })).json().data;
-    await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/imports/${imp.id}/mappings`, headers: bearer(user.token), payload: { mappings: [{ field: 'name1', column: 0, subfields: [] }] } });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/imports/${imp.id}/mappings`,
+      headers: bearer(user.token),
+      payload: { mappings: [{ field: 'name1', column: 0, subfields: [] }] },
+    });
     await t.app.inject({ method: 'POST', url: `/api/v1/contacts/imports/${imp.id}/confirm`, headers: bearer(user.token) });
     // The stored file vanished (disk lost): every attempt fails.
     await t.ctx.db.updateTable('contact_imports').set({ stored_path: '/nonexistent/file.csv' }).where('id', '=', imp.id).execute();

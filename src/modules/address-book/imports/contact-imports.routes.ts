@@ -74,7 +74,13 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   r.get('/contacts/imports/:id/preview', {
     config: { auth: USER },
-    schema: { tags, operationId: 'previewContactImport', summary: 'Detected columns and the first rows of the file', params: ImportParams, response: { 200: DataEnvelope(ImportPreview) } },
+    schema: {
+      tags,
+      operationId: 'previewContactImport',
+      summary: 'Detected columns and the first rows of the file',
+      params: ImportParams,
+      response: { 200: DataEnvelope(ImportPreview) },
+    },
     handler: async (request) => ({ data: await service.preview(importOwnerOf(principalOf(request)), request.params.id) }),
   });
 

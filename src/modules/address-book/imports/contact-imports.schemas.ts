@@ -15,18 +15,26 @@ export const ImportMapping = Type.Object(
   {
     field: StringEnum(IMPORT_FIELDS),
     column: Type.Integer({ minimum: 0, maximum: 1000, description: '0-based index of the column (see the preview).' }),
-    subfields: Type.Array(Type.Object({ name: StringEnum(['label', 'type'] as const), value: Nullable(Type.String({ maxLength: 255 })) }, { additionalProperties: false }), {
-      default: [],
-      maxItems: 5,
-      description: 'For phone_number: label (free text) and type (work, mobile, home, fax, other).',
-    }),
+    subfields: Type.Array(
+      Type.Object({ name: StringEnum(['label', 'type'] as const), value: Nullable(Type.String({ maxLength: 255 })) }, { additionalProperties: false }),
+      {
+        default: [],
+        maxItems: 5,
+        description: 'For phone_number: label (free text) and type (work, mobile, home, fax, other).',
+      },
+    ),
   },
   { additionalProperties: false },
 );
 export type ImportMappingT = Static<typeof ImportMapping>;
 
 export const ImportRecord = Type.Object({ model_id: Uuid(), is_new: Type.Boolean(), was_trashed: Type.Boolean() });
-export const ImportError = Type.Object({ row: Type.Integer({ minimum: 1 }), attribute: Nullable(Type.String()), messages: Type.Array(Type.String()), row_data: Type.Record(Type.String(), Type.String()) });
+export const ImportError = Type.Object({
+  row: Type.Integer({ minimum: 1 }),
+  attribute: Nullable(Type.String()),
+  messages: Type.Array(Type.String()),
+  row_data: Type.Record(Type.String(), Type.String()),
+});
 
 export const ContactImport = Type.Object(
   {

@@ -11,7 +11,16 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
 import { IMPORT_FIELDS, type ImportMappingT } from './contact-imports.schemas.js';
 import type { ImportStatus } from '../address-book.tables.js';
-import { deleteImport, findImportById, findOwnImport, importErrors, importRecords, insertImport, listOwnImports, updateImport } from './contact-imports.queries.js';
+import {
+  deleteImport,
+  findImportById,
+  findOwnImport,
+  importErrors,
+  importRecords,
+  insertImport,
+  listOwnImports,
+  updateImport,
+} from './contact-imports.queries.js';
 import { emitImportEvent } from './contact-imports.events.js';
 import { processImport } from './contact-imports.processor.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
@@ -99,7 +108,8 @@ export class ContactImportsService {
         fileName = part.filename || 'upload';
         part.file.on('data', (chunk: Buffer) => (size += chunk.length));
         await pipeline(part.file, createWriteStream(path));
-        if ((part.file as Readable & { truncated?: boolean }).truncated) throw new ClientError(413, `The file is larger than ${this.ctx.config.importMaxBytes} bytes.`);
+        if ((part.file as Readable & { truncated?: boolean }).truncated)
+          throw new ClientError(413, `The file is larger than ${this.ctx.config.importMaxBytes} bytes.`);
       }
       if (fileName === null) throw ValidationFailed.field('file', 'The file field is required.');
       const options = parseImportOptions(fields);
@@ -112,9 +122,16 @@ export class ContactImportsService {
       }
       const sniffed = await sniffFile(path, fileName, { encoding: options.input_encoding, delimiter: options.delimiter, enclosure: options.enclosure });
       const isCsv = sniffed.fileType === 'csv';
-      const readWith: ReadOptions = { fileType: sniffed.fileType, encoding: sniffed.encoding, delimiter: sniffed.delimiter, enclosure: isCsv ? (options.enclosure ?? '"') : null, sheetIndex: isCsv ? null : (options.sheet_index ?? 0) };
+      const readWith: ReadOptions = {
+        fileType: sniffed.fileType,
+        encoding: sniffed.encoding,
+        delimiter: sniffed.delimiter,
+        enclosure: isCsv ? (options.enclosure ?? '"') : null,
+        sheetIndex: isCsv ? null : (options.sheet_index ?? 0),
+      };
       const { columns, rows } = await detectColumns(path, readWith, options.header_row_position);
-      if (columns.length === 0 || (rows.length === 0 && options.header_row_position === null)) throw ValidationFailed.field('file', 'The file contains no rows.');
+      if (columns.length === 0 || (rows.length === 0 && options.header_row_position === null))
+        throw ValidationFailed.field('file', 'The file contains no rows.');
       if (rows.length === 0) throw ValidationFailed.field('file', 'The file contains a header but no data rows.');
 
       const now = this.ctx.clock.now().toISOString();
@@ -190,7 +207,12 @@ export class ContactImportsService {
     if (row.status !== 'incomplete') throw ValidationFailed.field('status', 'This import has already been confirmed.');
     if ((JSON.parse(row.mappings) as unknown[]).length === 0) throw ValidationFailed.field('mappings', 'Save a mapping before confirming the import.');
     await this.ctx.db.transaction().execute(async (trx) => {
-      const result = await trx.updateTable('contact_imports').set({ status: 'pending', updated_at: this.ctx.clock.now().toISOString() }).where('id', '=', id).where('status', '=', 'incomplete').executeTakeFirst();
+      const result = await trx
+        .updateTable('contact_imports')
+        .set({ status: 'pending', updated_at: this.ctx.clock.now().toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'incomplete')
+        .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0) throw ValidationFailed.field('status', 'This import has already been confirmed.');
       await processImport.enqueue(trx, this.ctx.clock, { importId: id });
     });

@@ -21,14 +21,40 @@ describe('contact imports', () => {
     const created = await upload(t, user.token, { name: 'contacts.csv', content: csv });
     expect(created.statusCode).toBe(201);
     const imp = created.json().data;
-    expect(imp).toMatchObject({ status: 'incomplete', file_type: 'csv', delimiter: ',', enclosure: '"', input_encoding: 'UTF-8', header_row_position: 1, sheet_index: null, can_confirm: false, records_count: 0, errors_count: 0, mappings: [], skip_on_error: false, notify_owner_by_email: false, webhook_url: null, started_at: null, completed_at: null });
+    expect(imp).toMatchObject({
+      status: 'incomplete',
+      file_type: 'csv',
+      delimiter: ',',
+      enclosure: '"',
+      input_encoding: 'UTF-8',
+      header_row_position: 1,
+      sheet_index: null,
+      can_confirm: false,
+      records_count: 0,
+      errors_count: 0,
+      mappings: [],
+      skip_on_error: false,
+      notify_owner_by_email: false,
+      webhook_url: null,
+      started_at: null,
+      completed_at: null,
+    });
 
     const preview = await get(user.token, `/contacts/imports/${imp.id}/preview`);
     expect(preview.statusCode).toBe(200);
-    expect(preview.json().data.columns).toEqual([{ index: 0, name: 'Name' }, { index: 1, name: 'E-mail' }, { index: 2, name: 'Phone' }]);
+    expect(preview.json().data.columns).toEqual([
+      { index: 0, name: 'Name' },
+      { index: 1, name: 'E-mail' },
+      { index: 2, name: 'Phone' },
+    ]);
     expect(preview.json().data.rows[1]).toEqual({ row: 3, cells: ['Bert, Jr.', 'bert@example.test', '+352 621 100 002'] });
 
-    const mapped = await t.app.inject({ method: 'PUT', url: `/api/v1/contacts/imports/${imp.id}/mappings`, headers: bearer(user.token), payload: { mappings: STANDARD_MAPPING } });
+    const mapped = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/imports/${imp.id}/mappings`,
+      headers: bearer(user.token),
+      payload: { mappings: STANDARD_MAPPING },
+    });
     expect(mapped.statusCode).toBe(200);
     expect(mapped.json().data).toMatchObject({ can_confirm: true, status: 'incomplete' });
     expect(mapped.json().data.mappings[2]).toEqual(STANDARD_MAPPING[2]);
@@ -59,7 +85,10 @@ describe('contact imports', () => {
 
   it('reads Windows-1252 with semicolons, UTF-16 with tabs, and quoted fields with newlines', async () => {
     const user = await manager();
-    const latin = iconv.encode('Name;E-mail;Phone\nJürgen Müller;jurgen@example.test;621 200 001\nFrançoise Lefèvre;francoise@example.test;621 200 002\n', 'windows-1252');
+    const latin = iconv.encode(
+      'Name;E-mail;Phone\nJürgen Müller;jurgen@example.test;621 200 001\nFrançoise Lefèvre;francoise@example.test;621 200 002\n',
+      'windows-1252',
+    );
     const a = (await upload(t, user.token, { name: 'latin.csv', content: latin })).json().data;
     expect(a).toMatchObject({ delimiter: ';', input_encoding: 'windows-1252' });
     const doneA = await runImport(t, user.token, a.id);
@@ -75,13 +104,19 @@ describe('contact imports', () => {
 
     const multiline = 'Name,Notes,Phone\n"Multi Line","first line\nsecond line, with comma",621 200 004\n"Quote ""Q"" Person","",621 200 005\n';
     const c = (await upload(t, user.token, { name: 'multi.csv', content: multiline })).json().data;
-    const doneC = await runImport(t, user.token, c.id, [{ field: 'name1', column: 0, subfields: [] }, { field: 'notes', column: 1, subfields: [] }, { field: 'phone_number', column: 2, subfields: [] }]);
+    const doneC = await runImport(t, user.token, c.id, [
+      { field: 'name1', column: 0, subfields: [] },
+      { field: 'notes', column: 1, subfields: [] },
+      { field: 'phone_number', column: 2, subfields: [] },
+    ]);
     expect(doneC.records_count).toBe(2);
     expect(doneC.records.map((r: { row: number }) => r)).toHaveLength(2);
     expect((await get(user.token, `/contacts/${doneC.records[0].model_id}`)).json().notes).toBe('first line\nsecond line, with comma');
     expect((await get(user.token, `/contacts/${doneC.records[1].model_id}`)).json().name1).toBe('Quote "Q" Person');
 
-    const given = (await upload(t, user.token, { name: 'x.csv', content: 'a|b\nName|621 200 006\n' }, { delimiter: 'pipe', header_row_position: 'null' })).json().data;
+    const given = (
+      await upload(t, user.token, { name: 'x.csv', content: 'a|b\nName|621 200 006\n' }, { delimiter: 'pipe', header_row_position: 'null' })
+    ).json().data;
     expect(given).toMatchObject({ delimiter: '|', header_row_position: null });
     const preview = (await get(user.token, `/contacts/imports/${given.id}/preview`)).json().data;
     expect(preview.columns.map((c: { name: string }) => c.name)).toEqual(['Column 1', 'Column 2']);
@@ -119,7 +154,14 @@ describe('contact imports', () => {
       ['fake.xlsx', 'Name,Phone\nA,1\n', 'The file is not a valid XLSX spreadsheet.'],
       ['fake.xls', 'Name,Phone\nA,1\n', 'The file is not a valid XLS spreadsheet.'],
       ['zip.xlsx', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)]), 'The file is not a valid XLSX spreadsheet.'],
-      ['image.csv', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0, 0x5c, 0x72, 0xa8, 0x66, 0, 0, 0, 1, 2, 3, 4]), 'The file is not a CSV, XLS or XLSX file.'],
+      [
+        'image.csv',
+        Buffer.from([
+          0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0, 0x5c, 0x72, 0xa8, 0x66, 0,
+          0, 0, 1, 2, 3, 4,
+        ]),
+        'The file is not a CSV, XLS or XLSX file.',
+      ],
     ];
     for (const [name, content, message] of cases) {
       const response = await upload(t, user.token, { name, content });
@@ -129,7 +171,12 @@ describe('contact imports', () => {
     const noFile = await upload(t, user.token, null, { skip_on_error: 'true' });
     expect(noFile.statusCode).toBe(422);
     expect(noFile.json().errors).toHaveProperty('file');
-    const badOptions = await upload(t, user.token, { name: 'a.csv', content: csv }, { header_row_position: '0', skip_on_error: 'maybe', webhook_url: 'ftp://x', colour: 'red' });
+    const badOptions = await upload(
+      t,
+      user.token,
+      { name: 'a.csv', content: csv },
+      { header_row_position: '0', skip_on_error: 'maybe', webhook_url: 'ftp://x', colour: 'red' },
+    );
     expect(badOptions.statusCode).toBe(422);
     expect(Object.keys(badOptions.json().errors).sort()).toEqual(['colour', 'header_row_position', 'skip_on_error', 'webhook_url']);
     expect((await get(user.token, '/contacts/imports')).json().data).toEqual([]);
@@ -146,13 +193,17 @@ describe('contact imports', () => {
   it('validates mappings', async () => {
     const user = await manager();
     const imp = (await upload(t, user.token, { name: 'c.csv', content: csv })).json().data;
-    const put = (mappings: object[]) => t.app.inject({ method: 'PUT', url: `/api/v1/contacts/imports/${imp.id}/mappings`, headers: bearer(user.token), payload: { mappings } });
+    const put = (mappings: object[]) =>
+      t.app.inject({ method: 'PUT', url: `/api/v1/contacts/imports/${imp.id}/mappings`, headers: bearer(user.token), payload: { mappings } });
     const noName = await put([{ field: 'email', column: 1, subfields: [] }]);
     expect(noName.statusCode).toBe(422);
     expect(noName.json().errors).toHaveProperty('mappings');
     const outOfRange = await put([{ field: 'name1', column: 9, subfields: [] }]);
     expect(outOfRange.json().errors).toHaveProperty(['mappings.0.column']);
-    const badType = await put([{ field: 'name1', column: 0, subfields: [] }, { field: 'phone_number', column: 2, subfields: [{ name: 'type', value: 'pager' }] }]);
+    const badType = await put([
+      { field: 'name1', column: 0, subfields: [] },
+      { field: 'phone_number', column: 2, subfields: [{ name: 'type', value: 'pager' }] },
+    ]);
     expect(badType.json().errors).toHaveProperty(['mappings.1.subfields']);
     const unknownField = await put([{ field: 'password', column: 0, subfields: [] }]);
     expect(unknownField.statusCode).toBe(422);
@@ -164,11 +215,13 @@ describe('contact imports', () => {
 
   it('updates existing contacts by number or e-mail and restores trashed ones', async () => {
     const user = await manager();
-    const post = (payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: bearer(user.token), payload }).then((r) => r.json().data);
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: bearer(user.token), payload }).then((r) => r.json().data);
     const byNumber = await post({ name1: 'Old Name', company_name: 'Kept Co', contactPhoneNumbers: [{ phone_number: '+352 621 300 001', type: 'work' }] });
     const trashed = await post({ name1: 'Trashed', email: 'Trash@Example.test' });
     await t.app.inject({ method: 'DELETE', url: `/api/v1/contacts/${trashed.id}`, headers: bearer(user.token) });
-    const file = 'Name,E-mail,Phone\nNew Name,,00352 621 300 001\nBack Again,trash@example.test,621 300 002\nFresh,fresh@example.test,621 300 003\nFresh Twin,FRESH@example.test,\n';
+    const file =
+      'Name,E-mail,Phone\nNew Name,,00352 621 300 001\nBack Again,trash@example.test,621 300 002\nFresh,fresh@example.test,621 300 003\nFresh Twin,FRESH@example.test,\n';
     const imp = (await upload(t, user.token, { name: 'm.csv', content: file })).json().data;
     const done = await runImport(t, user.token, imp.id);
     expect(done.records).toEqual([
@@ -188,14 +241,25 @@ describe('contact imports', () => {
 
   it('fails the whole import on one invalid row without skip_on_error, keeps valid rows with it', async () => {
     const user = await manager();
-    const file = 'Name,E-mail,Phone\nGood One,good1@example.test,621 400 001\n,nameless@example.test,621 400 002\nBad Phone,bad@example.test,12\nGood Two,good2@example.test,621 400 003\n';
+    const file =
+      'Name,E-mail,Phone\nGood One,good1@example.test,621 400 001\n,nameless@example.test,621 400 002\nBad Phone,bad@example.test,12\nGood Two,good2@example.test,621 400 003\n';
     const strict = (await upload(t, user.token, { name: 's.csv', content: file })).json().data;
     const failed = await runImport(t, user.token, strict.id);
     expect(failed).toMatchObject({ status: 'failed', records_count: 0, errors_count: 2, records: [] });
     expect(failed.failure_reason).toContain('skip_on_error');
     expect(failed.errors).toEqual([
-      { row: 3, attribute: 'name1', messages: ['The name1 field is required.'], row_data: { Name: '', 'E-mail': 'nameless@example.test', Phone: '621 400 002' } },
-      { row: 4, attribute: 'phone_number', messages: ['The phone number "12" is not a valid phone number.'], row_data: { Name: 'Bad Phone', 'E-mail': 'bad@example.test', Phone: '12' } },
+      {
+        row: 3,
+        attribute: 'name1',
+        messages: ['The name1 field is required.'],
+        row_data: { Name: '', 'E-mail': 'nameless@example.test', Phone: '621 400 002' },
+      },
+      {
+        row: 4,
+        attribute: 'phone_number',
+        messages: ['The phone number "12" is not a valid phone number.'],
+        row_data: { Name: 'Bad Phone', 'E-mail': 'bad@example.test', Phone: '12' },
+      },
     ]);
     expect((await get(user.token, '/contacts?search=good')).json().data).toEqual([]);
 
@@ -209,9 +273,13 @@ describe('contact imports', () => {
   it('imports private contacts for a user without the global-contacts right, and can map groups', async () => {
     const boss = await manager();
     const user = await createUser(t.ctx, { tenant: boss.tenant });
-    const group = (await t.app.inject({ method: 'POST', url: '/api/v1/contact-groups', headers: bearer(boss.token), payload: { name: 'Partners' } })).json().data;
+    const group = (await t.app.inject({ method: 'POST', url: '/api/v1/contact-groups', headers: bearer(boss.token), payload: { name: 'Partners' } })).json()
+      .data;
     const imp = (await upload(t, user.token, { name: 'p.csv', content: 'Name,Group\nMy Friend,partners\n' })).json().data;
-    const done = await runImport(t, user.token, imp.id, [{ field: 'name1', column: 0, subfields: [] }, { field: 'group', column: 1, subfields: [] }]);
+    const done = await runImport(t, user.token, imp.id, [
+      { field: 'name1', column: 0, subfields: [] },
+      { field: 'group', column: 1, subfields: [] },
+    ]);
     expect(done.status).toBe('completed');
     const contact = (await get(user.token, `/contacts/${done.records[0].model_id}`)).json();
     expect(contact).toMatchObject({ is_private: true, private_owner_id: user.id, editable: true });
@@ -219,7 +287,7 @@ describe('contact imports', () => {
     expect((await get(boss.token, `/contacts/${contact.id}`)).statusCode).toBe(403);
   });
 
-  it("hides imports from other users and tenants (404) and refuses API keys (403)", async () => {
+  it('hides imports from other users and tenants (404) and refuses API keys (403)', async () => {
     const user = await manager();
     const imp = (await upload(t, user.token, { name: 'c.csv', content: csv })).json().data;
     const colleague = await createUser(t.ctx, { tenant: user.tenant, role: 'admin' });
@@ -282,7 +350,11 @@ describe('contact imports', () => {
     const imp = (await upload(t, user.token, { name: 'bulk.csv', content: `${lines.join('\n')}\n` })).json().data;
     const done = await runImport(t, user.token, imp.id);
     expect(done).toMatchObject({ status: 'completed', records_count: 10_000, errors_count: 0 });
-    const count = await t.ctx.db.selectFrom('contacts').select((eb) => eb.fn.countAll().as('n')).where('pbx_id', '=', user.pbxId).executeTakeFirstOrThrow();
+    const count = await t.ctx.db
+      .selectFrom('contacts')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('pbx_id', '=', user.pbxId)
+      .executeTakeFirstOrThrow();
     expect(Number(count.n)).toBe(10_000);
   }, 60_000);
 });

@@ -73,7 +73,10 @@ export function detectEncoding(sample: Buffer): string {
 
 /** The delimiter that splits the first lines most consistently into more than one column. */
 export function detectDelimiter(text: string, enclosure = '"'): string {
-  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(0, 20);
+  const lines = text
+    .split(/\r?\n/)
+    .filter((l) => l.trim() !== '')
+    .slice(0, 20);
   let best: { delimiter: string; score: number } = { delimiter: ',', score: 0 };
   for (const delimiter of DELIMITERS) {
     const counts = lines.map((line) => {
@@ -108,7 +111,11 @@ async function readSample(path: string): Promise<Buffer> {
  * The file's real type from its content (a ZIP is XLSX, an OLE2 compound file is XLS, text is
  * CSV), refusing empty files and files whose name claims a type their bytes do not have.
  */
-export async function sniffFile(path: string, fileName: string, given: { encoding: string | null; delimiter: string | null; enclosure: string | null }): Promise<SniffedFile> {
+export async function sniffFile(
+  path: string,
+  fileName: string,
+  given: { encoding: string | null; delimiter: string | null; enclosure: string | null },
+): Promise<SniffedFile> {
   const sample = await readSample(path);
   if (sample.length === 0) throw fileError('The file is empty.');
   const claimed = claimedType(fileName);
@@ -180,7 +187,8 @@ async function* readSheet(path: string, options: ReadOptions, limit: number): As
   const workbook = openWorkbook(await readFile(path), options.fileType, Number.isFinite(limit) ? limit : undefined);
   const index = options.sheetIndex ?? 0;
   const name = workbook.SheetNames[index];
-  if (name === undefined) throw ValidationFailed.field('sheet_index', `The workbook has ${workbook.SheetNames.length} sheet(s); sheet_index ${index} does not exist.`);
+  if (name === undefined)
+    throw ValidationFailed.field('sheet_index', `The workbook has ${workbook.SheetNames.length} sheet(s); sheet_index ${index} does not exist.`);
   const sheet = workbook.Sheets[name];
   const first = sheet['!ref'] ? XLSX.utils.decode_range(sheet['!ref']).s.r : 0;
   // Formula cells give their computed (cached) value as displayed, never the formula text.

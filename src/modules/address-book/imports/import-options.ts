@@ -12,7 +12,16 @@ export interface ImportOptions {
   webhook_url: string | null;
 }
 
-const KNOWN = new Set(['header_row_position', 'sheet_index', 'delimiter', 'enclosure', 'input_encoding', 'skip_on_error', 'notify_owner_by_email', 'webhook_url']);
+const KNOWN = new Set([
+  'header_row_position',
+  'sheet_index',
+  'delimiter',
+  'enclosure',
+  'input_encoding',
+  'skip_on_error',
+  'notify_owner_by_email',
+  'webhook_url',
+]);
 const DELIMITER_NAMES: Record<string, string> = { tab: '\t', '\\t': '\t', comma: ',', semicolon: ';', pipe: '|' };
 
 /**

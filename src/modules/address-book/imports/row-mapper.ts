@@ -9,7 +9,16 @@ const SCALARS = ['name1', 'name2', 'email', 'company_name', 'department', 'job_t
 
 /** A file row turned into what a contact needs, or the reasons it cannot be one. */
 export interface Candidate {
-  fields: { name1: string; name2: string | null; email: string | null; company_name: string | null; department: string | null; job_title: string | null; notes: string | null; vip: number | null };
+  fields: {
+    name1: string;
+    name2: string | null;
+    email: string | null;
+    company_name: string | null;
+    department: string | null;
+    job_title: string | null;
+    notes: string | null;
+    vip: number | null;
+  };
   emailNormalized: string | null;
   numbers: PreparedNumber[];
   groupIds: string[];
@@ -52,7 +61,10 @@ export function mapRow(cells: string[], mappings: ImportMappingT[], country: str
       const sub = (name: string) => mapping.subfields.find((s) => s.name === name)?.value ?? null;
       candidate.numbers.push({ phone_number_raw: value, phone_number: e164, label: sub('label'), type: sub('type') ?? 'work', speed_dial: null });
     } else if (field === 'group') {
-      for (const name of value.split(/[,;|]/).map((n) => n.trim()).filter(Boolean)) {
+      for (const name of value
+        .split(/[,;|]/)
+        .map((n) => n.trim())
+        .filter(Boolean)) {
         const id = groupsByName.get(name.toLowerCase());
         if (id) {
           if (!candidate.groupIds.includes(id)) candidate.groupIds.push(id);
@@ -80,7 +92,8 @@ export function mappingErrors(mappings: ImportMappingT[], columnCount: number): 
     }
     if (m.subfields.length && m.field !== 'phone_number') errors[`mappings.${i}.subfields`] = ['Only phone_number mappings take subfields.'];
     const type = m.subfields.find((s) => s.name === 'type')?.value;
-    if (type && !(NUMBER_TYPES as readonly string[]).includes(type)) errors[`mappings.${i}.subfields`] = [`The number type must be one of: ${NUMBER_TYPES.join(', ')}.`];
+    if (type && !(NUMBER_TYPES as readonly string[]).includes(type))
+      errors[`mappings.${i}.subfields`] = [`The number type must be one of: ${NUMBER_TYPES.join(', ')}.`];
   });
   if (!mappings.some((m) => m.field === 'name1')) errors.mappings = ['The name1 field must be mapped to a column.'];
   return errors;

@@ -61,7 +61,12 @@ export function buildCdr(spec: CdrSpec = {}): IngestCdrView {
     ],
     call_flow: [
       { color: 'info', text: 'Call started', sub_text: null, time: startTime },
-      { color: answered ? 'success' : 'warning', text: answered ? 'Answered' : 'Not answered', sub_text: spec.receiverName ?? 'Front desk', time: callTime(answered ? answer : end) },
+      {
+        color: answered ? 'success' : 'warning',
+        text: answered ? 'Answered' : 'Not answered',
+        sub_text: spec.receiverName ?? 'Front desk',
+        time: callTime(answered ? answer : end),
+      },
     ],
   };
 }

@@ -30,10 +30,44 @@ export interface Keyset {
 
 /** The list's columns: everything but the detail-only JSON. */
 const LIST_COLUMNS = [
-  'c.pbx_id', 'c.cdr_id', 'c.type', 'c.status', 'c.start_time', 'c.answer_time', 'c.end_time', 'c.duration', 'c.billsec',
-  'c.is_transfer_call', 'c.is_internal', 'c.is_conference_call', 'c.has_recording', 'c.caller_user_id', 'c.caller_name', 'c.caller_number', 'c.receivers',
+  'c.pbx_id',
+  'c.cdr_id',
+  'c.type',
+  'c.status',
+  'c.start_time',
+  'c.answer_time',
+  'c.end_time',
+  'c.duration',
+  'c.billsec',
+  'c.is_transfer_call',
+  'c.is_internal',
+  'c.is_conference_call',
+  'c.has_recording',
+  'c.caller_user_id',
+  'c.caller_name',
+  'c.caller_number',
+  'c.receivers',
 ] as const;
-export type CdrListRow = Pick<CdrRow, 'pbx_id' | 'cdr_id' | 'type' | 'status' | 'start_time' | 'answer_time' | 'end_time' | 'duration' | 'billsec' | 'is_transfer_call' | 'is_internal' | 'is_conference_call' | 'has_recording' | 'caller_user_id' | 'caller_name' | 'caller_number' | 'receivers'>;
+export type CdrListRow = Pick<
+  CdrRow,
+  | 'pbx_id'
+  | 'cdr_id'
+  | 'type'
+  | 'status'
+  | 'start_time'
+  | 'answer_time'
+  | 'end_time'
+  | 'duration'
+  | 'billsec'
+  | 'is_transfer_call'
+  | 'is_internal'
+  | 'is_conference_call'
+  | 'has_recording'
+  | 'caller_user_id'
+  | 'caller_name'
+  | 'caller_number'
+  | 'receivers'
+>;
 
 const ref = (column: string) => sql.ref(column);
 
@@ -94,7 +128,9 @@ export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters:
     after_id: after?.cdrId,
   };
   peers.forEach((id, i) => (values[`peer_${i}`] = id));
-  const set = (['type', 'status', 'internal', 'withRecording', 'search', 'from', 'to'] as const).filter((key) => filters[key] !== undefined && filters[key] !== '');
+  const set = (['type', 'status', 'internal', 'withRecording', 'search', 'from', 'to'] as const).filter(
+    (key) => filters[key] !== undefined && filters[key] !== '',
+  );
   const shape = `${drivingUser ? 'user' : 'tenant'}|peers=${peers.length}|${set.join(',')}|after=${after ? 1 : 0}`;
   return historyPage(db, shape, values, (p) => {
     const where = conditions(filters, p);
@@ -146,7 +182,11 @@ export async function insertCdrs(trx: Db, rows: Array<Insertable<CdrTable>>): Pr
 
 export async function insertParticipants(trx: Db, rows: Array<Insertable<CdrParticipantTable>>): Promise<void> {
   if (rows.length === 0) return;
-  await trx.insertInto('cdr_participants').values(rows).onConflict((oc) => oc.columns(['pbx_id', 'cdr_id', 'user_id']).doNothing()).execute();
+  await trx
+    .insertInto('cdr_participants')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['pbx_id', 'cdr_id', 'user_id']).doNothing())
+    .execute();
 }
 
 export async function upsertRecording(trx: Db, row: Insertable<CdrRecordingTable>): Promise<void> {

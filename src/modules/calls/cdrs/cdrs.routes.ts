@@ -32,7 +32,9 @@ const PBX_SERVER = { pbxServer: true } as const;
 
 const FILE_FIELDS: Record<string, RecordingKind> = { recording: 'full', recording_caller: 'caller', recording_callee: 'callee' };
 /** The same ajv rules as a JSON body. */
-const checkIngestCdr = buildValidator()({ schema: IngestCdr, httpPart: 'body', method: 'POST', url: '/cdrs/with-recordings' }) as ((value: unknown) => boolean) & { errors?: AjvError[] | null };
+const checkIngestCdr = buildValidator()({ schema: IngestCdr, httpPart: 'body', method: 'POST', url: '/cdrs/with-recordings' }) as ((
+  value: unknown,
+) => boolean) & { errors?: AjvError[] | null };
 
 /** The `cdr` field of a multipart upload, validated like a JSON push. */
 function parseCdrField(value: unknown): IngestCdrView {
@@ -130,9 +132,16 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     },
     handler: async (request, reply) => {
       const file = await service.openRecording(tenantOfRequest(request), principalOf(request), request.query.path, request.headers.range);
-      reply.header('content-type', file.contentType).header('accept-ranges', 'bytes').header('content-disposition', `inline; filename="${file.name}"`).header('cache-control', 'private, no-store');
+      reply
+        .header('content-type', file.contentType)
+        .header('accept-ranges', 'bytes')
+        .header('content-disposition', `inline; filename="${file.name}"`)
+        .header('cache-control', 'private, no-store');
       if (file.range) {
-        reply.code(206).header('content-range', `bytes ${file.range.start}-${file.range.end}/${file.size}`).header('content-length', String(file.range.end - file.range.start + 1));
+        reply
+          .code(206)
+          .header('content-range', `bytes ${file.range.start}-${file.range.end}/${file.size}`)
+          .header('content-length', String(file.range.end - file.range.start + 1));
       } else {
         reply.header('content-length', String(file.size));
       }
@@ -198,4 +207,3 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     });
   });
 }
-

@@ -15,7 +15,11 @@ const MAX_CDR_ID = Number.MAX_SAFE_INTEGER;
 
 const FreeForm = Type.Object({}, { additionalProperties: true });
 
-export const Caller = Type.Object({ id: Nullable(Uuid({ description: 'The calling user; null for an external caller.' })), name: Type.String(), number: Type.String() });
+export const Caller = Type.Object({
+  id: Nullable(Uuid({ description: 'The calling user; null for an external caller.' })),
+  name: Type.String(),
+  number: Type.String(),
+});
 
 export const Receiver = Type.Object({
   id: Nullable(Type.String({ description: 'The user this leg rang; null for an external party.' })),
@@ -37,7 +41,9 @@ export const CallFlowItem = Type.Object({ color: StringEnum(FLOW_COLORS), text: 
 
 export const RecordingFile = Type.Object({
   name: Type.String({ description: 'File name; empty when there is no recording.' }),
-  path: Nullable(Type.String({ description: 'The `path` query parameter of `GET /cdrs/recording`; null without a recording (or when you may not listen to it).' })),
+  path: Nullable(
+    Type.String({ description: 'The `path` query parameter of `GET /cdrs/recording`; null without a recording (or when you may not listen to it).' }),
+  ),
   download_url: Nullable(Type.String({ format: 'uri' })),
   hint: Type.String({ description: 'Which part of the call is covered, and that the download needs a bearer token.' }),
 });
@@ -77,27 +83,36 @@ export const CallDetailRecord = Type.Object(
 );
 export type CallDetailRecordView = Static<typeof CallDetailRecord>;
 
-export const CallHistoryEntry = Type.Object(CdrCommon, { $id: 'CallHistoryEntry', description: 'A call in the history list; the detail adds recordings, the call flow and notes.' });
+export const CallHistoryEntry = Type.Object(CdrCommon, {
+  $id: 'CallHistoryEntry',
+  description: 'A call in the history list; the detail adds recordings, the call flow and notes.',
+});
 export type CallHistoryEntryView = Static<typeof CallHistoryEntry>;
 
 export const CdrDetailResponse = Type.Object({ data: Type.Ref(CallDetailRecord), status: Type.Boolean(), message: Type.String() });
-export const CdrParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The `cdr_id` from the call-history list (int64).' }) });
+export const CdrParams = Type.Object({
+  id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The `cdr_id` from the call-history list (int64).' }),
+});
 
-const DateOrTime = (description: string) =>
-  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$', description, examples: ['2026-01-01'] });
+const DateOrTime = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$', description, examples: ['2026-01-01'] });
 
-export const CdrListQuery = Type.Object({
-  cursor: Type.Optional(Type.String({ maxLength: 200, description: 'Opaque keyset cursor: `meta.next_cursor` of the previous page. Omit for the newest calls.' })),
-  perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
-  search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of a number or a name of any party.' })),
-  'filter[from]': Type.Optional(DateOrTime('Calls starting on or after this UTC date (`YYYY-MM-DD`) or time (`YYYY-MM-DD HH:MM:SS`).')),
-  'filter[to]': Type.Optional(DateOrTime('Calls starting on or before this UTC date (the whole day) or time.')),
-  'filter[type]': Type.Optional(StringEnum(CDR_TYPES, { description: 'Direction.' })),
-  'filter[status]': Type.Optional(StringEnum(CALL_STATUSES)),
-  'filter[user_id]': Type.Optional(Uuid({ description: 'Calls this user took part in (as caller or on any leg).' })),
-  'filter[internal]': Type.Optional(Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' })),
-  'filter[with_recording]': Type.Optional(Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' })),
-}, onlyPageSize('perPage'));
+export const CdrListQuery = Type.Object(
+  {
+    cursor: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Opaque keyset cursor: `meta.next_cursor` of the previous page. Omit for the newest calls.' }),
+    ),
+    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of a number or a name of any party.' })),
+    'filter[from]': Type.Optional(DateOrTime('Calls starting on or after this UTC date (`YYYY-MM-DD`) or time (`YYYY-MM-DD HH:MM:SS`).')),
+    'filter[to]': Type.Optional(DateOrTime('Calls starting on or before this UTC date (the whole day) or time.')),
+    'filter[type]': Type.Optional(StringEnum(CDR_TYPES, { description: 'Direction.' })),
+    'filter[status]': Type.Optional(StringEnum(CALL_STATUSES)),
+    'filter[user_id]': Type.Optional(Uuid({ description: 'Calls this user took part in (as caller or on any leg).' })),
+    'filter[internal]': Type.Optional(Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' })),
+    'filter[with_recording]': Type.Optional(Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' })),
+  },
+  onlyPageSize('perPage'),
+);
 export type CdrListQueryView = Static<typeof CdrListQuery>;
 
 export const CdrListResponse = Type.Object(
@@ -110,7 +125,10 @@ export const CdrListResponse = Type.Object(
       next_cursor: Nullable(Type.String({ description: 'Pass as `cursor` to read the next page; null on the last page.' })),
     }),
   },
-  { description: 'Newest first, by keyset: follow `links.next` (or pass `meta.next_cursor` as `cursor`); reading deep pages costs the same as the first. No total is counted.' },
+  {
+    description:
+      'Newest first, by keyset: follow `links.next` (or pass `meta.next_cursor` as `cursor`); reading deep pages costs the same as the first. No total is counted.',
+  },
 );
 
 // Ingestion, by the PBX server.
@@ -151,7 +169,20 @@ export const IngestCdr = Type.Object(
       { additionalProperties: false },
     ),
     receivers: Type.Array(IngestLeg, { maxItems: 100 }),
-    call_flow: Type.Optional(Type.Array(Type.Object({ color: StringEnum(FLOW_COLORS), text: Type.String({ maxLength: 500 }), sub_text: Type.Optional(Nullable(Type.String({ maxLength: 500 }))), time: CallTime() }, { additionalProperties: false }), { maxItems: 200 })),
+    call_flow: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            color: StringEnum(FLOW_COLORS),
+            text: Type.String({ maxLength: 500 }),
+            sub_text: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+            time: CallTime(),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 200 },
+      ),
+    ),
     notes: Type.Optional(Type.Array(FreeForm, { maxItems: 100 })),
     transcriptions: Type.Optional(Nullable(FreeForm)),
     ai_processing_errors: Type.Optional(Type.Array(FreeForm, { maxItems: 100 })),

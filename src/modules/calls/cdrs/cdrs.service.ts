@@ -26,7 +26,19 @@ import {
 } from './cdrs.queries.js';
 import type { CallDetailRecordView, CallHistoryEntryView, IngestCdrView } from './cdrs.schemas.js';
 import type { CdrParticipantTable, CdrStatus, CdrTable, RecordingKind } from '../calls.tables.js';
-import { assertSafeRelativePath, commitRecording, contentTypeOf, discardRecording, parseRange, recordingRelativePath, recordingsRoot, resolveRecordingFile, stageRecording, type ByteRange, type StagedRecording } from './recordings.js';
+import {
+  assertSafeRelativePath,
+  commitRecording,
+  contentTypeOf,
+  discardRecording,
+  parseRange,
+  recordingRelativePath,
+  recordingsRoot,
+  resolveRecordingFile,
+  stageRecording,
+  type ByteRange,
+  type StagedRecording,
+} from './recordings.js';
 
 export interface Visibility {
   calls: CdrScope;
@@ -65,7 +77,8 @@ export const encodeCursor = (keyset: Keyset) => Buffer.from(JSON.stringify([keys
 function decodeCursor(cursor: string): Keyset {
   try {
     const [startTime, cdrId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof startTime === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(startTime) && Number.isSafeInteger(cdrId)) return { startTime, cdrId: cdrId as number };
+    if (typeof startTime === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(startTime) && Number.isSafeInteger(cdrId))
+      return { startTime, cdrId: cdrId as number };
   } catch {
     // reported below
   }
@@ -135,7 +148,11 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
       via_number: leg.via_number ?? null,
       via_type: leg.via_type ?? null,
     }));
-    const words = [record.caller.name ?? '', record.caller.number, ...receivers.flatMap((leg) => [leg.name, leg.number, leg.via_name ?? '', leg.via_number ?? ''])];
+    const words = [
+      record.caller.name ?? '',
+      record.caller.number,
+      ...receivers.flatMap((leg) => [leg.name, leg.number, leg.via_name ?? '', leg.via_number ?? '']),
+    ];
     rows.push({
       pbx_id: tenant.pbxId,
       cdr_id: record.cdr_id,
@@ -155,7 +172,9 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
       caller_number: record.caller.number,
       search_text: words.filter(Boolean).join(' ').toLowerCase(),
       receivers: JSON.stringify(receivers),
-      call_flow: JSON.stringify((record.call_flow ?? []).map((item) => ({ color: item.color, text: item.text, sub_text: item.sub_text ?? null, time: item.time }))),
+      call_flow: JSON.stringify(
+        (record.call_flow ?? []).map((item) => ({ color: item.color, text: item.text, sub_text: item.sub_text ?? null, time: item.time })),
+      ),
       conference: JSON.stringify(record.conference ?? []),
       notes: JSON.stringify(record.notes ?? []),
       transcriptions: record.transcriptions ? JSON.stringify(record.transcriptions) : null,
@@ -168,7 +187,10 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
   }
   const createdIds = await ctx.db.transaction().execute(async (trx) => {
     const created = await insertCdrs(trx, rows);
-    await insertParticipants(trx, participants.filter((row) => created.has(Number(row.cdr_id))));
+    await insertParticipants(
+      trx,
+      participants.filter((row) => created.has(Number(row.cdr_id))),
+    );
     return created;
   });
   return { received: records.length, created: createdIds.size, duplicates: records.length - createdIds.size, createdIds };
@@ -209,9 +231,14 @@ export class CdrsService {
     return ingestCdrs(this.ctx, tenant, records, 'api');
   }
 
-  async list(tenant: Tenant, principal: Principal, query: { cursor?: string; perPage: number; filters: CdrFilters }): Promise<{ items: CallHistoryEntryView[]; next: string | null }> {
+  async list(
+    tenant: Tenant,
+    principal: Principal,
+    query: { cursor?: string; perPage: number; filters: CdrFilters },
+  ): Promise<{ items: CallHistoryEntryView[]; next: string | null }> {
     const { filters } = query;
-    if (filters.from && filters.to && filters.to < filters.from) throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
+    if (filters.from && filters.to && filters.to < filters.from)
+      throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
     const after = query.cursor ? decodeCursor(query.cursor) : null;
     const visibility = await this.visibility(tenant, principal);
     const rows = await listCdrs(this.ctx.db, tenant, visibility.calls, filters, after, query.perPage + 1);
@@ -285,7 +312,16 @@ export class CdrsService {
     const createdAt = this.ctx.clock.now().toISOString();
     await this.ctx.db.transaction().execute(async (trx) => {
       for (const file of staged) {
-        await upsertRecording(trx, { pbx_id: tenant.pbxId, cdr_id: record.cdr_id, kind: file.kind, path: file.relative, name: file.relative.split('/').pop() ?? file.relative, content_type: file.contentType, size_bytes: file.size, created_at: createdAt });
+        await upsertRecording(trx, {
+          pbx_id: tenant.pbxId,
+          cdr_id: record.cdr_id,
+          kind: file.kind,
+          path: file.relative,
+          name: file.relative.split('/').pop() ?? file.relative,
+          content_type: file.contentType,
+          size_bytes: file.size,
+          created_at: createdAt,
+        });
         stored.push({ kind: file.kind, path: file.relative, size_bytes: file.size });
       }
     });

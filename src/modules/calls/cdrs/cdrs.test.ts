@@ -17,7 +17,9 @@ function multipart(parts: Array<{ name: string; value?: string; filename?: strin
   for (const part of parts) {
     chunks.push(Buffer.from(`--${boundary}\r\n`));
     if (part.filename !== undefined) {
-      chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+      chunks.push(
+        Buffer.from(`Content-Disposition: form-data; name="${part.name}"; filename="${part.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+      );
       chunks.push(part.content ?? Buffer.alloc(0));
     } else {
       chunks.push(Buffer.from(`Content-Disposition: form-data; name="${part.name}"\r\n\r\n${part.value ?? ''}`));
@@ -54,8 +56,10 @@ describe('call detail records', () => {
   let serverKey: string;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
 
-  const push = (records: IngestCdrView[], key = serverKey) => t.app.inject({ method: 'POST', url: '/api/v1/cdrs', headers: bearer(key), payload: { cdrs: records } });
-  const get = (url: string, token: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
+  const push = (records: IngestCdrView[], key = serverKey) =>
+    t.app.inject({ method: 'POST', url: '/api/v1/cdrs', headers: bearer(key), payload: { cdrs: records } });
+  const get = (url: string, token: string, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
 
   beforeAll(async () => {
     t = await buildTestApp({ env: { DATA_DIR } });
@@ -80,7 +84,12 @@ describe('call detail records', () => {
       expect(again.json()).toEqual({ data: { received: 3, created: 1, duplicates: 2 } });
       const detail = await get(`/api/v1/cdrs/detail/${records[0].cdr_id}`, admin.token);
       expect(detail.json().data.caller.name).toBe('Jean Dupont');
-      const rows = await t.ctx.db.selectFrom('cdr_participants').select('user_id').where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', records[0].cdr_id).execute();
+      const rows = await t.ctx.db
+        .selectFrom('cdr_participants')
+        .select('user_id')
+        .where('pbx_id', '=', tenant.pbxId)
+        .where('cdr_id', '=', records[0].cdr_id)
+        .execute();
       expect(rows).toEqual([{ user_id: user.id }]);
     });
 
@@ -104,7 +113,7 @@ describe('call detail records', () => {
       expect(missing.statusCode).toBe(404);
     });
 
-    it("refuses user ids of another tenant", async () => {
+    it('refuses user ids of another tenant', async () => {
       const stranger = await createUser(t.ctx);
       const response = await push([buildCdr({ receiverUserId: stranger.id })]);
       expect(response.statusCode).toBe(422);
@@ -120,7 +129,7 @@ describe('call detail records', () => {
       expect(anonymous.json()).toHaveProperty('error');
     });
 
-    it("keeps the same cdr_id of two tenants apart", async () => {
+    it('keeps the same cdr_id of two tenants apart', async () => {
       const other = await createTenant(t.ctx);
       const otherKey = await createKey(t.ctx, other, 'pbx_server');
       const cdrId = nextCdrId();
@@ -199,7 +208,7 @@ describe('call detail records', () => {
       const foreign = await get(`/api/v1/cdrs/detail/${record.cdr_id}`, otherAdmin.token);
       expect(foreign.statusCode).toBe(404);
       expect(foreign.json()).toEqual({ message: ['Call detail record not found.'] });
-      const otherKey = await createKey(t.ctx, (await createTenant(t.ctx)), 'integration', ['call-history']);
+      const otherKey = await createKey(t.ctx, await createTenant(t.ctx), 'integration', ['call-history']);
       expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, otherKey)).statusCode).toBe(404);
       expect((await get('/api/v1/cdrs/detail/999999999', admin.token)).statusCode).toBe(404);
       const bad = await get('/api/v1/cdrs/detail/abc', admin.token);
@@ -223,7 +232,12 @@ describe('call detail records', () => {
       const doras = buildCdr({ callerUserId: dora.id, type: 'OUTGOING' });
       await push([doras]);
       expect((await get(`/api/v1/cdrs/detail/${doras.cdr_id}`, dora.token)).statusCode).toBe(200);
-      const changed = await t.app.inject({ method: 'PATCH', url: `/api/v1/users/${dora.id}`, headers: bearer(admin.token), payload: { call_information_visibility: 'none' } });
+      const changed = await t.app.inject({
+        method: 'PATCH',
+        url: `/api/v1/users/${dora.id}`,
+        headers: bearer(admin.token),
+        payload: { call_information_visibility: 'none' },
+      });
       expect(changed.statusCode).toBe(200);
       expect((await get(`/api/v1/cdrs/detail/${doras.cdr_id}`, dora.token)).statusCode).toBe(404);
       expect((await get('/api/v1/cdrs', dora.token)).json().data).toEqual([]);
@@ -249,14 +263,59 @@ describe('call detail records', () => {
       // Ben and Anna share a group.
       const groupId = randomUUID();
       const now = new Date().toISOString();
-      await t.ctx.db.insertInto('contact_groups').values({ id: groupId, pbx_id: listTenant.pbxId, name: 'Sales', description: null, default_internal_call_flow_id: null, default_external_call_flow_id: null, extension_id_shown_outside_the_group: null, default_caller_identity_id: null, external_uid: null, allow_call_pickups: 1, allow_default_pbxes_outgoing_phone_numbers: 0, display_tab_to_everyone_inside_voxbi: 0, created_at: now, updated_at: now }).execute();
-      await t.ctx.db.insertInto('contact_group_users').values([{ group_id: groupId, user_id: anna.id }, { group_id: groupId, user_id: ben.id }]).execute();
+      await t.ctx.db
+        .insertInto('contact_groups')
+        .values({
+          id: groupId,
+          pbx_id: listTenant.pbxId,
+          name: 'Sales',
+          description: null,
+          default_internal_call_flow_id: null,
+          default_external_call_flow_id: null,
+          extension_id_shown_outside_the_group: null,
+          default_caller_identity_id: null,
+          external_uid: null,
+          allow_call_pickups: 1,
+          allow_default_pbxes_outgoing_phone_numbers: 0,
+          display_tab_to_everyone_inside_voxbi: 0,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await t.ctx.db
+        .insertInto('contact_group_users')
+        .values([
+          { group_id: groupId, user_id: anna.id },
+          { group_id: groupId, user_id: ben.id },
+        ])
+        .execute();
 
       const specs: Array<[string, Parameters<typeof buildCdr>[0]]> = [
         ['annaIn', { start: '2026-01-01 08:00:00', receiverUserId: anna.id, callerName: 'Zoe Client', callerNumber: '+352691111111' }],
-        ['annaOutBusy', { start: '2026-01-02 09:00:00', type: 'OUTGOING', callerUserId: anna.id, legStatus: 'BUSY', receiverName: 'Hardware Store', receiverNumber: '+49301234567' }],
+        [
+          'annaOutBusy',
+          {
+            start: '2026-01-02 09:00:00',
+            type: 'OUTGOING',
+            callerUserId: anna.id,
+            legStatus: 'BUSY',
+            receiverName: 'Hardware Store',
+            receiverNumber: '+49301234567',
+          },
+        ],
         ['benMissed', { start: '2026-01-03 10:00:00', receiverUserId: ben.id, legStatus: 'MISSED' }],
-        ['internal', { start: '2026-01-04 11:00:00', type: 'OUTGOING', callerUserId: ben.id, receiverUserId: cleo.id, internal: true, callerNumber: '102', receiverNumber: '103' }],
+        [
+          'internal',
+          {
+            start: '2026-01-04 11:00:00',
+            type: 'OUTGOING',
+            callerUserId: ben.id,
+            receiverUserId: cleo.id,
+            internal: true,
+            callerNumber: '102',
+            receiverNumber: '103',
+          },
+        ],
         ['failed', { start: '2026-01-05 12:00:00', legStatus: 'FAILED' }],
         ['cleoIn', { start: '2026-01-06 13:00:00', receiverUserId: cleo.id }],
       ];
@@ -271,9 +330,17 @@ describe('call detail records', () => {
       ids.twinA = twinA.cdr_id;
       ids.twinB = twinB.cdr_id;
       await push([...records, twinA, twinB], key);
-      const upload = multipart([{ name: 'cdr', value: JSON.stringify({ ...buildCdr({ start: '2026-01-08 15:00:00', receiverUserId: anna.id }), cdr_id: 6_000_001 }) }, { name: 'recording', filename: 'call.wav', content: wav() }]);
+      const upload = multipart([
+        { name: 'cdr', value: JSON.stringify({ ...buildCdr({ start: '2026-01-08 15:00:00', receiverUserId: anna.id }), cdr_id: 6_000_001 }) },
+        { name: 'recording', filename: 'call.wav', content: wav() },
+      ]);
       ids.recorded = 6_000_001;
-      const uploaded = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...upload.headers }, payload: upload.payload });
+      const uploaded = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs/with-recordings',
+        headers: { ...bearer(key), ...upload.headers },
+        payload: upload.payload,
+      });
       expect(uploaded.statusCode).toBe(200);
     });
 
@@ -330,7 +397,14 @@ describe('call detail records', () => {
     });
 
     it('refuses invalid filters with 422', async () => {
-      for (const query of ['?filter[type]=SIDEWAYS', '?filter[status]=lost', '?filter[from]=yesterday', '?perPage=1000', '?filter[user_id]=nope', '?filter[from]=2026-02-01&filter[to]=2026-01-01']) {
+      for (const query of [
+        '?filter[type]=SIDEWAYS',
+        '?filter[status]=lost',
+        '?filter[from]=yesterday',
+        '?perPage=1000',
+        '?filter[user_id]=nope',
+        '?filter[from]=2026-02-01&filter[to]=2026-01-01',
+      ]) {
         const response = await get(`/api/v1/cdrs${query}`, listAdmin.token);
         expect(response.statusCode, query).toBe(422);
         expect(response.json()).toHaveProperty('errors');
@@ -402,7 +476,16 @@ describe('call detail records', () => {
       mkdirSync(join(DATA_DIR, 'recordings', tenant.pbxId), { recursive: true });
       writeFileSync(join(DATA_DIR, 'recordings', tenant.pbxId, 'secret.wav'), wav());
       writeFileSync(join(DATA_DIR, 'secret.txt'), 'top secret');
-      for (const path of ['../secret.txt', `../${tenant.pbxId}/secret.wav`, '2026/../../secret.txt', '2026/./01/x.wav', '/etc/passwd', '..%2fsecret.txt', '2026//01/6000001-full.wav', 'a\\..\\secret.txt']) {
+      for (const path of [
+        '../secret.txt',
+        `../${tenant.pbxId}/secret.wav`,
+        '2026/../../secret.txt',
+        '2026/./01/x.wav',
+        '/etc/passwd',
+        '..%2fsecret.txt',
+        '2026//01/6000001-full.wav',
+        'a\\..\\secret.txt',
+      ]) {
         const response = await get(`/api/v1/cdrs/recording?path=${encodeURIComponent(path)}`, listAdmin.token);
         expect([404, 422], path).toContain(response.statusCode);
         expect(response.headers['content-type']).toMatch(/json/);
@@ -410,7 +493,19 @@ describe('call detail records', () => {
       // A symbolic link inside the tenant's root that points out of it is not followed.
       const root = join(DATA_DIR, 'recordings', listTenant.pbxId);
       symlinkSync(join(DATA_DIR, 'secret.txt'), join(root, 'link.wav'));
-      await t.ctx.db.insertInto('cdr_recordings').values({ pbx_id: listTenant.pbxId, cdr_id: ids.failed, kind: 'full', path: 'link.wav', name: 'link.wav', content_type: 'audio/wav', size_bytes: 10, created_at: new Date().toISOString() }).execute();
+      await t.ctx.db
+        .insertInto('cdr_recordings')
+        .values({
+          pbx_id: listTenant.pbxId,
+          cdr_id: ids.failed,
+          kind: 'full',
+          path: 'link.wav',
+          name: 'link.wav',
+          content_type: 'audio/wav',
+          size_bytes: 10,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
       const viaLink = await get('/api/v1/cdrs/recording?path=link.wav', listAdmin.token);
       expect(viaLink.statusCode).toBe(404);
       const missing = await get('/api/v1/cdrs/recording', listAdmin.token);
@@ -419,16 +514,39 @@ describe('call detail records', () => {
 
     it('refuses uploads without the cdr field first, with unknown file fields or types', async () => {
       const noCdr = multipart([{ name: 'recording', filename: 'a.wav', content: wav() }]);
-      const r1 = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...noCdr.headers }, payload: noCdr.payload });
+      const r1 = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs/with-recordings',
+        headers: { ...bearer(key), ...noCdr.headers },
+        payload: noCdr.payload,
+      });
       expect(r1.statusCode).toBe(422);
-      const badType = multipart([{ name: 'cdr', value: JSON.stringify(buildCdr()) }, { name: 'recording', filename: 'a.exe', content: Buffer.from('MZ') }]);
-      const r2 = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...badType.headers }, payload: badType.payload });
+      const badType = multipart([
+        { name: 'cdr', value: JSON.stringify(buildCdr()) },
+        { name: 'recording', filename: 'a.exe', content: Buffer.from('MZ') },
+      ]);
+      const r2 = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs/with-recordings',
+        headers: { ...bearer(key), ...badType.headers },
+        payload: badType.payload,
+      });
       expect(r2.statusCode).toBe(422);
       const badCdr = multipart([{ name: 'cdr', value: JSON.stringify({ cdr_id: 'x' }) }]);
-      const r3 = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...badCdr.headers }, payload: badCdr.payload });
+      const r3 = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs/with-recordings',
+        headers: { ...bearer(key), ...badCdr.headers },
+        payload: badCdr.payload,
+      });
       expect(r3.statusCode).toBe(422);
       expect(r3.json().errors).toHaveProperty(['cdr.cdr_id']);
-      const asUser = await t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(anna.token), ...badCdr.headers }, payload: badCdr.payload });
+      const asUser = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs/with-recordings',
+        headers: { ...bearer(anna.token), ...badCdr.headers },
+        payload: badCdr.payload,
+      });
       expect(asUser.statusCode).toBe(403);
     });
 
@@ -437,25 +555,48 @@ describe('call detail records', () => {
         const body = multipart(parts);
         return t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...body.headers }, payload: body.payload });
       };
-      const stored = () => readdirSync(join(DATA_DIR, 'recordings', listTenant.pbxId), { recursive: true }).map(String).filter((name) => name.includes(String(record.cdr_id)));
+      const stored = () =>
+        readdirSync(join(DATA_DIR, 'recordings', listTenant.pbxId), { recursive: true })
+          .map(String)
+          .filter((name) => name.includes(String(record.cdr_id)));
       const record = { ...buildCdr({ start: '2026-01-09 09:00:00' }), cdr_id: 6_000_777 };
       const cdrField = { name: 'cdr', value: JSON.stringify(record) };
 
-      const badSecond = await upload([cdrField, { name: 'recording', filename: 'call.wav', content: wav() }, { name: 'recording_caller', filename: 'caller.exe', content: Buffer.from('MZ') }]);
+      const badSecond = await upload([
+        cdrField,
+        { name: 'recording', filename: 'call.wav', content: wav() },
+        { name: 'recording_caller', filename: 'caller.exe', content: Buffer.from('MZ') },
+      ]);
       expect(badSecond.statusCode).toBe(422);
       expect(badSecond.json().errors).toHaveProperty(['recording_caller']);
-      const twice = await upload([cdrField, { name: 'recording', filename: 'a.wav', content: wav() }, { name: 'recording', filename: 'b.wav', content: wav() }]);
+      const twice = await upload([
+        cdrField,
+        { name: 'recording', filename: 'a.wav', content: wav() },
+        { name: 'recording', filename: 'b.wav', content: wav() },
+      ]);
       expect(twice.statusCode).toBe(422);
-      const unknownField = await upload([cdrField, { name: 'recording', filename: 'a.wav', content: wav() }, { name: 'video', filename: 'v.wav', content: wav() }]);
+      const unknownField = await upload([
+        cdrField,
+        { name: 'recording', filename: 'a.wav', content: wav() },
+        { name: 'video', filename: 'v.wav', content: wav() },
+      ]);
       expect(unknownField.statusCode).toBe(422);
       expect(stored()).toEqual([]);
       expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token)).statusCode).toBe(404);
 
       // The same call sent again, correctly, stores the call and both files.
-      const good = await upload([cdrField, { name: 'recording', filename: 'call.wav', content: wav() }, { name: 'recording_caller', filename: 'caller.wav', content: wav(400) }]);
+      const good = await upload([
+        cdrField,
+        { name: 'recording', filename: 'call.wav', content: wav() },
+        { name: 'recording_caller', filename: 'caller.wav', content: wav(400) },
+      ]);
       expect(good.statusCode, good.body).toBe(200);
       expect(good.json().data.recordings.map((r: { kind: string }) => r.kind)).toEqual(['full', 'caller']);
-      expect(stored().filter((name) => name.endsWith('.wav')).sort()).toEqual([`2026/01/${record.cdr_id}-caller.wav`, `2026/01/${record.cdr_id}-full.wav`]);
+      expect(
+        stored()
+          .filter((name) => name.endsWith('.wav'))
+          .sort(),
+      ).toEqual([`2026/01/${record.cdr_id}-caller.wav`, `2026/01/${record.cdr_id}-full.wav`]);
       expect(stored().some((name) => name.endsWith('.part'))).toBe(false);
       const detail = await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token);
       expect(detail.json().data.is_recording_file_exists).toBe(true);

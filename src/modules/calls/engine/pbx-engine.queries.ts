@@ -15,7 +15,11 @@ export function enabledAmiSettings(db: Db) {
 
 export async function saveAmiSettings(db: Db, row: Insertable<AmiSettingsTable>): Promise<void> {
   const { pbx_id: _pbx, created_at: _created, ...changes } = row;
-  await db.insertInto('ami_settings').values(row).onConflict((oc) => oc.column('pbx_id').doUpdateSet(changes)).execute();
+  await db
+    .insertInto('ami_settings')
+    .values(row)
+    .onConflict((oc) => oc.column('pbx_id').doUpdateSet(changes))
+    .execute();
 }
 
 export async function deleteAmiSettings(db: Db, tenant: Tenant): Promise<number> {

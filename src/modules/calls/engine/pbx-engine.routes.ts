@@ -23,7 +23,12 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.get('/pbx-engine/settings', {
     config: ADMIN,
-    schema: { tags, operationId: 'getAmiSettings', summary: "The PBX's Asterisk (AMI) connection settings", response: { 200: DataEnvelope(Type.Ref(AmiSettings)), 404: { $ref: 'NotFoundError#' } } },
+    schema: {
+      tags,
+      operationId: 'getAmiSettings',
+      summary: "The PBX's Asterisk (AMI) connection settings",
+      response: { 200: DataEnvelope(Type.Ref(AmiSettings)), 404: { $ref: 'NotFoundError#' } },
+    },
     handler: async (request) => ({ data: presentAmiSettings(await service.get(tenantOfRequest(request))) }),
   });
 
@@ -42,7 +47,12 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.delete('/pbx-engine/settings', {
     config: ADMIN,
-    schema: { tags, operationId: 'deleteAmiSettings', summary: 'Forget the AMI settings (calls go back to the default engine)', response: { 204: Type.Null(), 404: { $ref: 'NotFoundError#' } } },
+    schema: {
+      tags,
+      operationId: 'deleteAmiSettings',
+      summary: 'Forget the AMI settings (calls go back to the default engine)',
+      response: { 204: Type.Null(), 404: { $ref: 'NotFoundError#' } },
+    },
     handler: async (request, reply) => {
       await service.remove(tenantOfRequest(request));
       return reply.code(204).send(null);
@@ -63,7 +73,12 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       return {
         status: 'success',
         message: 'Connected and logged in to the PBX.',
-        data: { ami_version: result.ami_version, asterisk_version: result.asterisk_version, latency_ms: result.latency_ms, ...(result.trace ? { ami_trace: result.trace } : {}) },
+        data: {
+          ami_version: result.ami_version,
+          asterisk_version: result.asterisk_version,
+          latency_ms: result.latency_ms,
+          ...(result.trace ? { ami_trace: result.trace } : {}),
+        },
       };
     },
   });

@@ -22,7 +22,14 @@ export const SaveAmiSettingsBody = Type.Object(
     host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9.:\\[\\]-]+$', examples: ['pbx.example.com'] }),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: DEFAULT_AMI_PORT })),
     username: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]+$' }),
-    secret: Type.Optional(Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]+$', description: 'Required when no secret is stored yet; omit to keep the stored one.' })),
+    secret: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 255,
+        pattern: '^[^\\r\\n]+$',
+        description: 'Required when no secret is stored yet; omit to keep the stored one.',
+      }),
+    ),
     enabled: Type.Optional(Type.Boolean({ default: true })),
     context: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$', default: 'from-internal' })),
   },

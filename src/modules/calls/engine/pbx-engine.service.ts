@@ -14,7 +14,16 @@ import { SimulatedEngine } from './simulated-engine.js';
 type SettingsRow = Selectable<AmiSettingsTable>;
 
 export function presentAmiSettings(row: SettingsRow): Static<typeof AmiSettings> {
-  return { host: row.host, port: row.port, username: row.username, secret_set: true, enabled: row.enabled === 1, context: row.context, created_at: row.created_at, updated_at: row.updated_at };
+  return {
+    host: row.host,
+    port: row.port,
+    username: row.username,
+    secret_set: true,
+    enabled: row.enabled === 1,
+    context: row.context,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
 }
 
 /** The tenant's engine: Asterisk when its AMI settings are enabled, else the configured default. */

@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCallerIdentity, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import {
+  createAdmin,
+  createCallerIdentity,
+  createExtension,
+  createKey,
+  createSipDevice,
+  createTenant,
+  createUser,
+  type TestTenant,
+} from '../../../../test/factories.js';
 import { AmiTestPeer } from './ami/test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
@@ -27,7 +36,8 @@ describe('PBX engine settings and calls over AMI', () => {
 
   const settings = (token: string, method: 'GET' | 'PUT' | 'DELETE', payload?: object) =>
     t.app.inject({ method, url: '/api/v1/pbx-engine/settings', headers: bearer(token), ...(payload ? { payload } : {}) });
-  const testConnection = (token: string, query = '') => t.app.inject({ method: 'POST', url: `/api/v1/pbx-engine/settings/test${query}`, headers: bearer(token) });
+  const testConnection = (token: string, query = '') =>
+    t.app.inject({ method: 'POST', url: `/api/v1/pbx-engine/settings/test${query}`, headers: bearer(token) });
 
   async function tenantOnPeer(overrides: Record<string, unknown> = {}) {
     const tenant = await createTenant(t.ctx);
@@ -44,7 +54,18 @@ describe('PBX engine settings and calls over AMI', () => {
       expect((await settings(admin.token, 'GET')).statusCode).toBe(404);
       const saved = await settings(admin.token, 'PUT', { host: 'pbx.example.com', username: 'api', secret: 'top-secret', enabled: false });
       expect(saved.statusCode).toBe(200);
-      expect(saved.json()).toEqual({ data: { host: 'pbx.example.com', port: 5038, username: 'api', secret_set: true, enabled: false, context: 'from-internal', created_at: expect.any(String), updated_at: expect.any(String) } });
+      expect(saved.json()).toEqual({
+        data: {
+          host: 'pbx.example.com',
+          port: 5038,
+          username: 'api',
+          secret_set: true,
+          enabled: false,
+          context: 'from-internal',
+          created_at: expect.any(String),
+          updated_at: expect.any(String),
+        },
+      });
       expect(saved.body).not.toContain('top-secret');
       const row = await t.ctx.db.selectFrom('ami_settings').selectAll().where('pbx_id', '=', tenant.pbxId).executeTakeFirstOrThrow();
       expect(row.secret_sealed).not.toContain('top-secret');
@@ -66,7 +87,12 @@ describe('PBX engine settings and calls over AMI', () => {
       const noSecret = await settings(admin.token, 'PUT', { host: 'pbx.example.com', username: 'api' });
       expect(noSecret.statusCode).toBe(422);
       expect(noSecret.json().errors).toHaveProperty('secret');
-      for (const payload of [{ host: 'pbx.example.com', username: 'api', secret: 'x', port: 70000 }, { host: 'bad host\r\n', username: 'api', secret: 'x' }, { username: 'api', secret: 'x' }, { host: 'h', username: 'u', secret: 'line\r\nbreak' }]) {
+      for (const payload of [
+        { host: 'pbx.example.com', username: 'api', secret: 'x', port: 70000 },
+        { host: 'bad host\r\n', username: 'api', secret: 'x' },
+        { username: 'api', secret: 'x' },
+        { host: 'h', username: 'u', secret: 'line\r\nbreak' },
+      ]) {
         expect((await settings(admin.token, 'PUT', payload)).statusCode).toBe(422);
       }
     });
@@ -155,14 +181,32 @@ describe('PBX engine settings and calls over AMI', () => {
       expect(originate.get('CallerID')).toContain(`<${identityNumber}>`);
       expect(originate.all('Variable')).toEqual([`PBXAPI_CALL_ID=${data.call_id}`, 'PBXAPI_AUTO_ANSWER=1']);
       const trace = data.ami_trace as Array<{ direction: string; message: string }>;
-      expect(trace.map((e) => e.message.split('\r\n')[0])).toEqual(expect.arrayContaining(['Asterisk Call Manager/9.0.0', 'Action: Login', 'Action: Originate', 'Response: Success', 'Action: Logoff']));
+      expect(trace.map((e) => e.message.split('\r\n')[0])).toEqual(
+        expect.arrayContaining(['Asterisk Call Manager/9.0.0', 'Action: Login', 'Action: Originate', 'Response: Success', 'Action: Logoff']),
+      );
       expect(response.body).not.toContain(SECRET);
       expect(response.body).toContain('Secret: ********');
     });
 
     it('rings several endpoints through the ring context', async () => {
       const now = new Date().toISOString();
-      await t.ctx.db.insertInto('twinnings').values({ id: randomUUID(), user_id: user.id, status: 'enabled', phone_number: '+352691222333', delay: 0, sync_source: 'manual', type: 'mobile', dial_strategy: 'gsm_only', fmc_enabled: 0, backup_phone_number: null, created_at: now, updated_at: now }).execute();
+      await t.ctx.db
+        .insertInto('twinnings')
+        .values({
+          id: randomUUID(),
+          user_id: user.id,
+          status: 'enabled',
+          phone_number: '+352691222333',
+          delay: 0,
+          sync_source: 'manual',
+          type: 'mobile',
+          dial_strategy: 'gsm_only',
+          fmc_enabled: 0,
+          backup_phone_number: null,
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
       const before = peer.actions('Originate').length;
       const response = await call({ destination: '102', targets: { twinning: true, teams: true } }, '?anonymous=false');
       expect(response.json().data.skipped_targets).toEqual([{ target: 'teams', id: null, reason: expect.any(String) }]);
@@ -214,11 +258,14 @@ describe('PBX engine settings and calls over AMI', () => {
       const callId = response.json().data.call_id;
       const cdrId = cdrIdOf(`pbxapi-${callId}`);
       const admin = await createAdmin(t.ctx, tenant);
-      await vi.waitFor(async () => {
-        const detail = await t.app.inject({ method: 'GET', url: `/api/v1/cdrs/detail/${cdrId}`, headers: bearer(admin.token) });
-        expect(detail.statusCode).toBe(200);
-      }, { timeout: 3000 });
-      const userDetail = await t.app.inject({ method: "GET", url: `/api/v1/cdrs/detail/${cdrId}`, headers: bearer(user.token) });
+      await vi.waitFor(
+        async () => {
+          const detail = await t.app.inject({ method: 'GET', url: `/api/v1/cdrs/detail/${cdrId}`, headers: bearer(admin.token) });
+          expect(detail.statusCode).toBe(200);
+        },
+        { timeout: 3000 },
+      );
+      const userDetail = await t.app.inject({ method: 'GET', url: `/api/v1/cdrs/detail/${cdrId}`, headers: bearer(user.token) });
       expect(userDetail.statusCode, userDetail.body).toBe(200);
       const detail = userDetail.json().data;
       expect(detail).toMatchObject({
@@ -232,10 +279,13 @@ describe('PBX engine settings and calls over AMI', () => {
         caller: { id: user.id, number: identityNumber },
         receivers: [{ status: 'ANSWERED', number: '+352621000888' }],
       });
-      await vi.waitFor(async () => {
-        const placed = await t.ctx.db.selectFrom('placed_calls').selectAll().where('id', '=', callId).executeTakeFirstOrThrow();
-        expect(placed).toMatchObject({ status: 'ended', reason: 'Normal Clearing', uniqueid: `pbxapi-${callId}` });
-      }, { timeout: 3000 });
+      await vi.waitFor(
+        async () => {
+          const placed = await t.ctx.db.selectFrom('placed_calls').selectAll().where('id', '=', callId).executeTakeFirstOrThrow();
+          expect(placed).toMatchObject({ status: 'ended', reason: 'Normal Clearing', uniqueid: `pbxapi-${callId}` });
+        },
+        { timeout: 3000 },
+      );
     });
   });
 
@@ -244,25 +294,54 @@ describe('PBX engine settings and calls over AMI', () => {
     const agent = await createUser(t.ctx, { tenant });
     await createExtension(t.ctx, tenant, { number: '205', user_id: agent.id });
     const event = new AmiMessage([
-      ['Event', 'Cdr'], ['Source', '+352691777888'], ['Destination', '205'], ['CallerID', '"Client Corp" <+352691777888>'], ['Channel', 'PJSIP/trunk-0001'],
-      ['DestinationChannel', 'PJSIP/agent-0002'], ['StartTime', '2026-01-15 10:00:00'], ['AnswerTime', ''], ['EndTime', '2026-01-15 10:00:20'],
-      ['Duration', '20'], ['BillableSeconds', '0'], ['Disposition', 'NO ANSWER'], ['UniqueID', '1768471200.7'],
+      ['Event', 'Cdr'],
+      ['Source', '+352691777888'],
+      ['Destination', '205'],
+      ['CallerID', '"Client Corp" <+352691777888>'],
+      ['Channel', 'PJSIP/trunk-0001'],
+      ['DestinationChannel', 'PJSIP/agent-0002'],
+      ['StartTime', '2026-01-15 10:00:00'],
+      ['AnswerTime', ''],
+      ['EndTime', '2026-01-15 10:00:20'],
+      ['Duration', '20'],
+      ['BillableSeconds', '0'],
+      ['Disposition', 'NO ANSWER'],
+      ['UniqueID', '1768471200.7'],
     ]);
     await handleAmiEvent(t.ctx, tenant, event);
     await handleAmiEvent(t.ctx, tenant, event);
     const rows = await t.ctx.db.selectFrom('cdrs').selectAll().where('pbx_id', '=', tenant.pbxId).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ type: 'INCOMING', status: 'missed', caller_name: 'Client Corp', caller_number: '+352691777888', answer_time: null, source: 'ami' });
+    expect(rows[0]).toMatchObject({
+      type: 'INCOMING',
+      status: 'missed',
+      caller_name: 'Client Corp',
+      caller_number: '+352691777888',
+      answer_time: null,
+      source: 'ami',
+    });
     expect(Number(rows[0].cdr_id)).toBe(1768471200000007);
     expect(JSON.parse(rows[0].receivers)[0]).toMatchObject({ id: agent.id, status: 'MISSED', number: '205' });
     // An event without times is ignored rather than stored half-empty.
-    await handleAmiEvent(t.ctx, tenant, new AmiMessage([['Event', 'Cdr'], ['UniqueID', '1768471200.8']]));
+    await handleAmiEvent(
+      t.ctx,
+      tenant,
+      new AmiMessage([
+        ['Event', 'Cdr'],
+        ['UniqueID', '1768471200.8'],
+      ]),
+    );
     expect(await t.ctx.db.selectFrom('cdrs').select('cdr_id').where('pbx_id', '=', tenant.pbxId).execute()).toHaveLength(1);
   });
 
   it('reconnects the event listener with exponential back-off', async () => {
     const tenant = await createTenant(t.ctx);
-    const listener = new AmiEventListener(t.ctx, tenant, { host: '127.0.0.1', port, username: 'admin', secret: SECRET, context: 'from-internal' }, { backoffBaseMs: 20, backoffMaxMs: 80 });
+    const listener = new AmiEventListener(
+      t.ctx,
+      tenant,
+      { host: '127.0.0.1', port, username: 'admin', secret: SECRET, context: 'from-internal' },
+      { backoffBaseMs: 20, backoffMaxMs: 80 },
+    );
     listener.start();
     await vi.waitFor(() => expect(listener.connections).toBe(1), { timeout: 2000 });
     peer.dropAll();
@@ -308,7 +387,16 @@ describe('AMI event listeners across instances', () => {
     const username = `ami-${tenant.pbxId.slice(0, 8)}`;
     peer.users.set(username, SECRET);
     const now = t.clock.now().toISOString();
-    await saveAmiSettings(t.ctx.db, { pbx_id: tenant.pbxId, host: '127.0.0.1', port: peer.port, username, secret_sealed: t.ctx.secrets.seal(SECRET), enabled: enabled ? 1 : 0, created_at: now, updated_at: now });
+    await saveAmiSettings(t.ctx.db, {
+      pbx_id: tenant.pbxId,
+      host: '127.0.0.1',
+      port: peer.port,
+      username,
+      secret_sealed: t.ctx.secrets.seal(SECRET),
+      enabled: enabled ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    });
     return { ...tenant, username, logins: () => peer.actions('login').filter((m) => m.get('Username') === username).length };
   }
   // Each test's PBX is switched off at its end, so the hubs of later tests leave it alone.
@@ -360,7 +448,11 @@ describe('AMI event listeners across instances', () => {
     // Enabled elsewhere (another instance saved it): picked up on the next round.
     const enable = async (enabled: number, username = tenant.username) => {
       t.clock.advance(1);
-      await t.ctx.db.updateTable('ami_settings').set({ enabled, username, updated_at: t.clock.now().toISOString() }).where('pbx_id', '=', tenant.pbxId).execute();
+      await t.ctx.db
+        .updateTable('ami_settings')
+        .set({ enabled, username, updated_at: t.clock.now().toISOString() })
+        .where('pbx_id', '=', tenant.pbxId)
+        .execute();
     };
     await enable(1);
     await a.reconcile();
@@ -371,7 +463,9 @@ describe('AMI event listeners across instances', () => {
     // Changed settings restart the listener with them: an unknown user is refused, and retried.
     await enable(1, 'someone-else');
     await a.reconcile();
-    await vi.waitFor(() => expect(peer.actions('login').filter((m) => m.get('Username') === 'someone-else').length).toBeGreaterThanOrEqual(2), { timeout: 2000 });
+    await vi.waitFor(() => expect(peer.actions('login').filter((m) => m.get('Username') === 'someone-else').length).toBeGreaterThanOrEqual(2), {
+      timeout: 2000,
+    });
     expect(tenant.logins()).toBe(1);
     await enable(1);
     await a.reconcile();

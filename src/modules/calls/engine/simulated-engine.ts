@@ -49,7 +49,10 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
   const end = destinationStart + (outcome === 'BUSY' ? 1 : destinationRing) + talk;
   const answeredOwn = payload.endpoints[0];
   const ownLegs = payload.endpoints.map((endpoint, index) => {
-    const via = endpoint.type === 'twinning' || endpoint.type === 'teams' ? { via_id: endpoint.id, via_name: endpoint.name, via_number: endpoint.address, via_type: 'TWINNING' as const } : {};
+    const via =
+      endpoint.type === 'twinning' || endpoint.type === 'teams'
+        ? { via_id: endpoint.id, via_name: endpoint.name, via_number: endpoint.address, via_type: 'TWINNING' as const }
+        : {};
     const answered = index === 0;
     return {
       user_id: payload.userId,
@@ -82,7 +85,12 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
     { color: 'info', text: `Dialling ${payload.destination}`, sub_text: internalUser ? internalUser.name : null, time: at(start, destinationStart) },
     outcome === 'ANSWERED'
       ? { color: 'success', text: `${payload.destination} answered`, sub_text: null, time: at(start, destinationStart + destinationRing) }
-      : { color: outcome === 'BUSY' ? 'danger' : 'warning', text: outcome === 'BUSY' ? `${payload.destination} is busy` : `${payload.destination} did not answer`, sub_text: null, time: at(start, end) },
+      : {
+          color: outcome === 'BUSY' ? 'danger' : 'warning',
+          text: outcome === 'BUSY' ? `${payload.destination} is busy` : `${payload.destination} did not answer`,
+          sub_text: null,
+          time: at(start, end),
+        },
     { color: 'secondary', text: 'Call ended', sub_text: null, time: at(start, end) },
   ];
   return {
@@ -124,22 +132,35 @@ export class SimulatedEngine implements PbxEngine {
 
   async originate(request: OriginateRequest): Promise<OriginateResult> {
     const runAt = new Date(this.ctx.clock.now().getTime() + this.ctx.config.simulatedCdrDelaySeconds * 1000);
-    await simulatedCallJob.enqueue(this.ctx.db, this.ctx.clock, {
-      pbxId: request.pbxId,
-      callId: request.callId,
-      placedAt: this.ctx.clock.now().toISOString(),
-      userId: request.user.id,
-      userName: request.user.name,
-      callerNumber: request.anonymous ? 'anonymous' : (request.callerId?.number ?? ''),
-      destination: request.destination,
-      endpoints: request.endpoints,
-    }, { runAt });
+    await simulatedCallJob.enqueue(
+      this.ctx.db,
+      this.ctx.clock,
+      {
+        pbxId: request.pbxId,
+        callId: request.callId,
+        placedAt: this.ctx.clock.now().toISOString(),
+        userId: request.user.id,
+        userName: request.user.name,
+        callerNumber: request.anonymous ? 'anonymous' : (request.callerId?.number ?? ''),
+        destination: request.destination,
+        endpoints: request.endpoints,
+      },
+      { runAt },
+    );
     const message = 'Originate successfully queued (simulated engine)';
     // The trace shows the Originate the Asterisk engine would send, answered by the simulator.
     const trace = request.trace
       ? [
           { direction: 'sent' as const, at_ms: 0, message: maskedText(originateAction(request, 'from-internal')) },
-          { direction: 'received' as const, at_ms: 0, message: maskedText([['Response', 'Success'], ['ActionID', request.actionId], ['Message', message]]) },
+          {
+            direction: 'received' as const,
+            at_ms: 0,
+            message: maskedText([
+              ['Response', 'Success'],
+              ['ActionID', request.actionId],
+              ['Message', message],
+            ]),
+          },
         ]
       : null;
     return { engine: 'simulated', message, uniqueid: request.actionId, trace };

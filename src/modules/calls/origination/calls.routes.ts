@@ -29,7 +29,13 @@ export async function originationRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       response: { 200: NewCallResponse, 409: { $ref: 'MessageError#' }, 502: EngineErrorBody, 503: EngineErrorBody, 504: EngineErrorBody },
     },
     handler: async (request, reply) => {
-      const answer = await service.placeWithKey(tenantOfRequest(request), userPrincipalOf(request), request.query, request.body, request.headers['idempotency-key']);
+      const answer = await service.placeWithKey(
+        tenantOfRequest(request),
+        userPrincipalOf(request),
+        request.query,
+        request.body,
+        request.headers['idempotency-key'],
+      );
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       return reply.code(answer.status as 200 | 502 | 503 | 504).send(answer.body as never);
     },

@@ -12,18 +12,38 @@ export type NewCallQueryView = Static<typeof NewCallQuery>;
 
 export const NewCallHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$', description: 'Retrying with the same key within 24 hours returns the first answer and places no second call; the same key with another request is refused with 422.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7E]+$',
+      description:
+        'Retrying with the same key within 24 hours returns the first answer and places no second call; the same key with another request is refused with 422.',
+    }),
   ),
 });
 
 export const NewCallBody = Type.Object(
   {
-    destination: Type.String({ minLength: 1, maxLength: 64, pattern: '^\\+?[0-9*#][0-9*# ().\\/-]*$', description: 'Number or extension to call; spaces, dashes, dots, slashes and parentheses are ignored.', examples: ['+352621123456', '102'] }),
+    destination: Type.String({
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^\\+?[0-9*#][0-9*# ().\\/-]*$',
+      description: 'Number or extension to call; spaces, dashes, dots, slashes and parentheses are ignored.',
+      examples: ['+352621123456', '102'],
+    }),
     caller_identity: Type.Optional(Uuid({ description: 'A caller identity the user may present; the default identity when omitted.' })),
     targets: Type.Optional(
       Type.Object(
         {
-          sip_devices: Type.Optional(Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 20, uniqueItems: true, description: "The user's own SIP devices to ring; omit or null to ring all of them." }))),
+          sip_devices: Type.Optional(
+            Nullable(
+              Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+                maxItems: 20,
+                uniqueItems: true,
+                description: "The user's own SIP devices to ring; omit or null to ring all of them.",
+              }),
+            ),
+          ),
           webrtc: Type.Optional(Type.Boolean({ default: false, description: 'Ring the WebRTC client (when the user has a WebRTC account).' })),
           twinning: Type.Optional(Type.Boolean({ default: false, description: 'Ring the mobile twinning (when an enabled twinning with a number exists).' })),
           teams: Type.Optional(Type.Boolean({ default: false, description: 'Ring the team-collaboration endpoint (when an enabled teams twinning exists).' })),

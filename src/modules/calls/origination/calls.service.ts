@@ -104,7 +104,11 @@ export class CallsService {
       });
     } catch (error) {
       if (error instanceof EngineFailure) {
-        await updatePlacedCall(this.ctx.db, tenant, callId, { status: 'failed', reason: error.message.slice(0, 255), updated_at: this.ctx.clock.now().toISOString() });
+        await updatePlacedCall(this.ctx.db, tenant, callId, {
+          status: 'failed',
+          reason: error.message.slice(0, 255),
+          updated_at: this.ctx.clock.now().toISOString(),
+        });
       }
       throw error;
     }
@@ -186,7 +190,11 @@ export class CallsService {
       }
     }
     if (endpoints.length === 0) {
-      throw new ValidationFailed({ targets: ['None of your endpoints can ring: you have no enabled SIP device and no configured target was asked for.'] }, undefined, { skipped_targets: skipped });
+      throw new ValidationFailed(
+        { targets: ['None of your endpoints can ring: you have no enabled SIP device and no configured target was asked for.'] },
+        undefined,
+        { skipped_targets: skipped },
+      );
     }
     return { endpoints, skipped };
   }

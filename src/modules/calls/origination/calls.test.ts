@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCallerIdentity, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import {
+  createAdmin,
+  createCallerIdentity,
+  createExtension,
+  createKey,
+  createSipDevice,
+  createTenant,
+  createUser,
+  type TestTenant,
+} from '../../../../test/factories.js';
 import { insertTwinning } from '../../directory/twinnings/twinnings.queries.js';
 import { saveWebrtc } from '../../directory/webrtc/webrtc.queries.js';
 import { matchesSchema } from '../cdrs/cdrs.fixtures.js';
@@ -31,7 +40,20 @@ describe('POST /calls/new on the simulated engine', () => {
 
   async function twinning(userId: string, fields: { type: 'mobile' | 'teams'; status?: 'enabled' | 'disabled'; phone_number?: string | null }) {
     const now = new Date().toISOString();
-    await insertTwinning(t.ctx.db, { id: randomUUID(), user_id: userId, status: fields.status ?? 'enabled', phone_number: fields.phone_number === undefined ? '+352691000001' : fields.phone_number, delay: 0, sync_source: 'manual', type: fields.type, dial_strategy: 'gsm_only', fmc_enabled: 0, backup_phone_number: null, created_at: now, updated_at: now });
+    await insertTwinning(t.ctx.db, {
+      id: randomUUID(),
+      user_id: userId,
+      status: fields.status ?? 'enabled',
+      phone_number: fields.phone_number === undefined ? '+352691000001' : fields.phone_number,
+      delay: 0,
+      sync_source: 'manual',
+      type: fields.type,
+      dial_strategy: 'gsm_only',
+      fmc_enabled: 0,
+      backup_phone_number: null,
+      created_at: now,
+      updated_at: now,
+    });
   }
 
   it('dials a number pasted with spaces, dashes and parentheses as digits, and refuses letters', async () => {
@@ -102,7 +124,11 @@ describe('POST /calls/new on the simulated engine', () => {
     expect(response.json().data.caller_identity.id).toBe(shared.identity.id);
     t.clock.advance(60);
     await t.app.jobs.drain();
-    const history = await t.app.inject({ method: 'GET', url: `/api/v1/cdrs?filter[user_id]=${callee.id}`, headers: bearer((await createAdmin(t.ctx, tenant)).token) });
+    const history = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/cdrs?filter[user_id]=${callee.id}`,
+      headers: bearer((await createAdmin(t.ctx, tenant)).token),
+    });
     const entry = history.json().data[0];
     expect(entry.is_internal).toBe(true);
     expect(entry.receivers.at(-1)).toMatchObject({ id: callee.id, number: '4711' });
@@ -135,7 +161,12 @@ describe('POST /calls/new on the simulated engine', () => {
     const foreign = await createSipDevice(t.ctx, await createTenant(t.ctx));
 
     const all = await call(user.token, { destination: '102', targets: { sip_devices: null } });
-    expect(all.json().data.ringing.map((e: { id: string }) => e.id).sort()).toEqual([device.id, second.id].sort());
+    expect(
+      all
+        .json()
+        .data.ringing.map((e: { id: string }) => e.id)
+        .sort(),
+    ).toEqual([device.id, second.id].sort());
     const chosen = await call(user.token, { destination: '102', targets: { sip_devices: [second.id, disabled.id] } });
     expect(chosen.json().data.ringing.map((e: { id: string }) => e.id)).toEqual([second.id]);
     expect(chosen.json().data.skipped_targets).toEqual([{ target: 'sip_device', id: disabled.id, reason: 'The SIP device is disabled.' }]);
@@ -162,7 +193,18 @@ describe('POST /calls/new on the simulated engine', () => {
     expect(stillSkipped.json().data.skipped_targets.map((s: { target: string }) => s.target)).toEqual(['webrtc', 'twinning', 'teams']);
 
     const now = new Date().toISOString();
-    await saveWebrtc(t.ctx.db, { user_id: user.id, pbx_id: tenant.pbxId, hostname: 'webrtc.example', port: 443, username: 'webrtc-user', password_sealed: t.ctx.secrets.seal('pw'), voicemail_pin_sealed: null, call_pickup_restrictions: 'no', created_at: now, updated_at: now });
+    await saveWebrtc(t.ctx.db, {
+      user_id: user.id,
+      pbx_id: tenant.pbxId,
+      hostname: 'webrtc.example',
+      port: 443,
+      username: 'webrtc-user',
+      password_sealed: t.ctx.secrets.seal('pw'),
+      voicemail_pin_sealed: null,
+      call_pickup_restrictions: 'no',
+      created_at: now,
+      updated_at: now,
+    });
     await twinning(user.id, { type: 'mobile', phone_number: '+352691555000' });
     await twinning(user.id, { type: 'teams', phone_number: null });
     const ringing = await call(user.token, { destination: '102', targets });
@@ -272,7 +314,9 @@ describe('POST /calls/new on the simulated engine', () => {
 
       // Another user's identical key is its own.
       const { user: other } = await caller();
-      expect((await call(other.token, { destination: '+352621999000', targets: { webrtc: true } }, '?autoAnswer=true', key)).headers['idempotent-replayed']).toBeUndefined();
+      expect(
+        (await call(other.token, { destination: '+352621999000', targets: { webrtc: true } }, '?autoAnswer=true', key)).headers['idempotent-replayed'],
+      ).toBeUndefined();
 
       t.clock.advance(24 * 3600 + 1);
       // The test token lives an hour: a fresh one for the day after.

@@ -12,7 +12,9 @@ export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : 1));
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);
@@ -59,10 +61,22 @@ export async function claimKey(db: Kysely<DB>, clock: Clock, claim: IdempotencyC
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const row = await db.selectFrom('idempotency_keys').selectAll().where('user_id', '=', claim.userId).where('scope', '=', claim.scope).where('key', '=', claim.key).executeTakeFirst();
+    const row = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('user_id', '=', claim.userId)
+      .where('scope', '=', claim.scope)
+      .where('key', '=', claim.key)
+      .executeTakeFirst();
     if (!row) continue;
     if (row.expires_at <= now.toISOString()) {
-      await db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('scope', '=', claim.scope).where('key', '=', claim.key).where('expires_at', '=', row.expires_at).execute();
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('user_id', '=', claim.userId)
+        .where('scope', '=', claim.scope)
+        .where('key', '=', claim.key)
+        .where('expires_at', '=', row.expires_at)
+        .execute();
       continue;
     }
     if (row.request_hash !== claim.hash) {
@@ -89,5 +103,11 @@ export async function completeKey(db: Kysely<DB>, claim: IdempotencyClaim, statu
 
 /** Frees the key when nothing was done, so the request may be retried for real. */
 export async function releaseKey(db: Kysely<DB>, claim: IdempotencyClaim): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('user_id', '=', claim.userId).where('scope', '=', claim.scope).where('key', '=', claim.key).where('response_status', 'is', null).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('user_id', '=', claim.userId)
+    .where('scope', '=', claim.scope)
+    .where('key', '=', claim.key)
+    .where('response_status', 'is', null)
+    .execute();
 }

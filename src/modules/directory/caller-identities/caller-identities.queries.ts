@@ -29,7 +29,12 @@ function identitiesOf(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFil
 }
 
 export async function listCallerIdentities(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => identitiesOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => identitiesOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findCallerIdentity(db: Kysely<DB>, tenant: Tenant, id: string) {

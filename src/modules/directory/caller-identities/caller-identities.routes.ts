@@ -5,7 +5,13 @@ import { resourceRoutes } from '../../../http/resource-routes.js';
 import { targetUser } from '../shared/access.js';
 import { UserParams } from '../users/users.schemas.js';
 import { CallerIdentitiesService, callerIdentitiesOfUsers, presentCallerIdentity, type CallerIdentityRow } from './caller-identities.service.js';
-import { CallerIdentity, CallerIdentityListQuery, CallerIdentityParams, CreateCallerIdentityBody, UpdateCallerIdentityBody } from './caller-identities.schemas.js';
+import {
+  CallerIdentity,
+  CallerIdentityListQuery,
+  CallerIdentityParams,
+  CreateCallerIdentityBody,
+  UpdateCallerIdentityBody,
+} from './caller-identities.schemas.js';
 
 const tags = ['Caller identities'];
 const READ = { user: true, pbx: true } as const;
@@ -13,7 +19,11 @@ const MANAGE = { user: 'admin', pbx: true } as const;
 
 export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new CallerIdentitiesService(ctx);
-  const identities = resourceRoutes(app, ctx.config.baseUrl, { tags, schema: CallerIdentity, present: (rows: CallerIdentityRow[]) => rows.map(presentCallerIdentity) });
+  const identities = resourceRoutes(app, ctx.config.baseUrl, {
+    tags,
+    schema: CallerIdentity,
+    present: (rows: CallerIdentityRow[]) => rows.map(presentCallerIdentity),
+  });
 
   identities.list('/caller-identities', {
     auth: READ,

@@ -112,7 +112,8 @@ export class CallerIdentitiesService {
       changes.phone_number_id = body.phone_number_id;
       if (body.external_caller_number === undefined) changes.external_caller_number = root;
     }
-    if (body.external_caller_number !== undefined) changes.external_caller_number = requireE164(body.external_caller_number, await pbxCountry(this.ctx, tenant), 'external_caller_number');
+    if (body.external_caller_number !== undefined)
+      changes.external_caller_number = requireE164(body.external_caller_number, await pbxCountry(this.ctx, tenant), 'external_caller_number');
     if (body.user_id) await assertTenantUser(this.ctx.db, tenant, body.user_id);
     if (body.user_id !== undefined) changes.user_id = body.user_id;
     if (body.name !== undefined) changes.name = body.name;

@@ -30,7 +30,13 @@ export function findDnd(db: Executor, tenant: Tenant, userId: string, id: string
 export type DndRow = NonNullable<Awaited<ReturnType<typeof findDnd>>>;
 
 export function findDndByKey(db: Executor, tenant: Tenant, userId: string, ruleKey: string) {
-  return db.selectFrom('user_dnds').selectAll().where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId).where('rule_key', '=', ruleKey).executeTakeFirst();
+  return db
+    .selectFrom('user_dnds')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('user_id', '=', userId)
+    .where('rule_key', '=', ruleKey)
+    .executeTakeFirst();
 }
 
 export async function insertDnd(db: Executor, row: Insertable<UserDndTable>): Promise<void> {

@@ -50,7 +50,14 @@ export async function dndRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
 
   app.withTypeProvider<TypeBoxTypeProvider>().post('/users/:user/dnds/bulk', {
     config: { auth: AUTH },
-    schema: { tags: USER_SETTINGS_TAGS, operationId: 'bulkDnds', summary: 'Set several DND rules at once (created when missing)', params: UserParams, body: BulkDndBody, response: { 200: BulkDndResponse } },
+    schema: {
+      tags: USER_SETTINGS_TAGS,
+      operationId: 'bulkDnds',
+      summary: 'Set several DND rules at once (created when missing)',
+      params: UserParams,
+      body: BulkDndBody,
+      response: { 200: BulkDndResponse },
+    },
     handler: async (request) => ({ data: await service.bulk(tenantOfRequest(request), principalOf(request), request.params.user, request.body) }),
   });
 }

@@ -23,7 +23,12 @@ const ruleFields = {
 };
 
 export const CreateDndBody = Type.Object(
-  { type: ruleFields.type, caller_identity_id: Type.Optional(ruleFields.caller_identity_id), extension_id: Type.Optional(ruleFields.extension_id), status: ruleFields.status },
+  {
+    type: ruleFields.type,
+    caller_identity_id: Type.Optional(ruleFields.caller_identity_id),
+    extension_id: Type.Optional(ruleFields.extension_id),
+    status: ruleFields.status,
+  },
   { additionalProperties: false },
 );
 

@@ -48,11 +48,14 @@ export class DndService {
   private async check(tenant: Tenant, user: UserRow, rule: Rule, prefix = ''): Promise<FieldErrors> {
     const errors: FieldErrors = {};
     const field = (name: string) => `${prefix}${name}`;
-    if (rule.type === 'external' && !rule.caller_identity_id) errors[field('caller_identity_id')] = ['The caller identity id field is required when type is external.'];
-    if (rule.type === 'internal' && rule.caller_identity_id) errors[field('caller_identity_id')] = ['The caller identity id field must be empty when type is internal.'];
+    if (rule.type === 'external' && !rule.caller_identity_id)
+      errors[field('caller_identity_id')] = ['The caller identity id field is required when type is external.'];
+    if (rule.type === 'internal' && rule.caller_identity_id)
+      errors[field('caller_identity_id')] = ['The caller identity id field must be empty when type is internal.'];
     if (rule.caller_identity_id) {
       const identity = await findCallerIdentity(this.ctx.db, tenant, rule.caller_identity_id);
-      if (!identity || (identity.user_id !== null && identity.user_id !== user.id)) errors[field('caller_identity_id')] ??= ['The selected caller identity id is invalid.'];
+      if (!identity || (identity.user_id !== null && identity.user_id !== user.id))
+        errors[field('caller_identity_id')] ??= ['The selected caller identity id is invalid.'];
     }
     if (rule.extension_id) {
       const extension = await findExtension(this.ctx.db, tenant, rule.extension_id);
@@ -80,7 +83,16 @@ export class DndService {
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
     await guardUnique(DUPLICATE, () =>
-      insertDnd(this.ctx.db, { id, pbx_id: tenant.pbxId, user_id: user.id, rule_key: ruleKey(rule), ...rule, status: toFlag(rule.status), created_at: now, updated_at: now }),
+      insertDnd(this.ctx.db, {
+        id,
+        pbx_id: tenant.pbxId,
+        user_id: user.id,
+        rule_key: ruleKey(rule),
+        ...rule,
+        status: toFlag(rule.status),
+        created_at: now,
+        updated_at: now,
+      }),
     );
     return this.load(tenant, user.id, id);
   }
@@ -102,7 +114,16 @@ export class DndService {
           out.push({ id: existing.id, status: rule.status });
         } else {
           const id = randomUUID();
-          await insertDnd(trx, { id, pbx_id: tenant.pbxId, user_id: user.id, rule_key: ruleKey(rule), ...rule, status: toFlag(rule.status), created_at: now, updated_at: now });
+          await insertDnd(trx, {
+            id,
+            pbx_id: tenant.pbxId,
+            user_id: user.id,
+            rule_key: ruleKey(rule),
+            ...rule,
+            status: toFlag(rule.status),
+            created_at: now,
+            updated_at: now,
+          });
           out.push({ id, status: rule.status });
         }
       }
@@ -114,7 +135,12 @@ export class DndService {
   async replace(tenant: Tenant, principal: Principal, userId: string, id: string, body: Static<typeof ReplaceDndBody>): Promise<DndRow> {
     const user = await this.owner(tenant, principal, userId, true);
     await this.load(tenant, user.id, id);
-    const rule: Rule = { type: body.type ?? 'internal', caller_identity_id: body.caller_identity_id ?? null, extension_id: body.extension_id ?? null, status: body.status };
+    const rule: Rule = {
+      type: body.type ?? 'internal',
+      caller_identity_id: body.caller_identity_id ?? null,
+      extension_id: body.extension_id ?? null,
+      status: body.status,
+    };
     const errors = await this.check(tenant, user, rule);
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
     await guardUnique(DUPLICATE, () =>

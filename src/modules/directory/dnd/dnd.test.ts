@@ -22,8 +22,13 @@ describe('DND rules', () => {
     });
     expect(first.statusCode).toBe(200);
     const ids = first.json().data;
-    expect(ids).toEqual([{ id: expect.any(String), status: true }, { id: expect.any(String), status: false }]);
-    const again = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, { dnds: [{ type: 'external', caller_identity_id: identity.id, status: true }] });
+    expect(ids).toEqual([
+      { id: expect.any(String), status: true },
+      { id: expect.any(String), status: false },
+    ]);
+    const again = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, {
+      dnds: [{ type: 'external', caller_identity_id: identity.id, status: true }],
+    });
     expect(again.json().data).toEqual([{ id: ids[1].id, status: true }]);
     // Both rules were created in one request (same timestamp), so compare without order.
     const list = await call('GET', `/users/${user.id}/dnds`, user.token);
@@ -42,11 +47,20 @@ describe('DND rules', () => {
     const colleague = await createUser(t.ctx, { tenant });
     const { identity: theirs } = await createCallerIdentity(t.ctx, tenant, { user_id: colleague.id });
     const refused = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, {
-      dnds: [{ type: 'external', caller_identity_id: null, status: true }, { type: 'external', caller_identity_id: theirs.id, status: true }, { type: 'other', status: 1 }],
+      dnds: [
+        { type: 'external', caller_identity_id: null, status: true },
+        { type: 'external', caller_identity_id: theirs.id, status: true },
+        { type: 'other', status: 1 },
+      ],
     });
     expect(refused.statusCode).toBe(422);
     expect(Object.keys(refused.json().errors)).toEqual(expect.arrayContaining(['dnds.2.type', 'dnds.2.status', 'dnds.2.caller_identity_id']));
-    const semantic = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, { dnds: [{ type: 'external', caller_identity_id: null, status: true }, { type: 'external', caller_identity_id: theirs.id, status: true }] });
+    const semantic = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, {
+      dnds: [
+        { type: 'external', caller_identity_id: null, status: true },
+        { type: 'external', caller_identity_id: theirs.id, status: true },
+      ],
+    });
     expect(semantic.statusCode).toBe(422);
     expect(Object.keys(semantic.json().errors).sort()).toEqual(['dnds.0.caller_identity_id', 'dnds.1.caller_identity_id']);
     expect((await call('GET', `/users/${user.id}/dnds`, user.token)).json().data).toEqual([]);
@@ -84,7 +98,10 @@ describe('DND rules', () => {
     const colleague = await createUser(t.ctx, { tenant });
     const id = (await call('POST', `/users/${owner.id}/dnds`, owner.token, { type: 'internal', status: true })).json().data.id;
     expect((await call('PUT', `/users/${owner.id}/dnds/${id}`, colleague.token, { status: false })).statusCode).toBe(403);
-    expect((await call('POST', `/users/${owner.id}/dnds/bulk`, colleague.token, { dnds: [{ type: 'internal', caller_identity_id: null, status: false }] })).statusCode).toBe(403);
+    expect(
+      (await call('POST', `/users/${owner.id}/dnds/bulk`, colleague.token, { dnds: [{ type: 'internal', caller_identity_id: null, status: false }] }))
+        .statusCode,
+    ).toBe(403);
     const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
     expect((await call('PUT', `/users/${owner.id}/dnds/${id}`, stranger.token, { status: false })).statusCode).toBe(404);
     expect((await call('GET', `/users/${owner.id}/dnds`, stranger.token)).statusCode).toBe(404);

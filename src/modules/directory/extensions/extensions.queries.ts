@@ -23,11 +23,19 @@ function extensionsOf(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters)
 }
 
 export async function listExtensions(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => extensionsOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => extensionsOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findExtension(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return extensionsOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' }).selectAll().where('id', '=', id).executeTakeFirst();
+  return extensionsOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export function findExtensionByNumber(db: Kysely<DB>, tenant: Tenant, number: string) {
@@ -50,7 +58,12 @@ export async function updateExtension(db: Kysely<DB>, tenant: Tenant, id: string
 /** The ids among `extensionIds` the user marked as favourites. */
 export async function favoriteExtensionIds(db: Kysely<DB>, userId: string, extensionIds: string[]): Promise<Set<string>> {
   if (extensionIds.length === 0) return new Set();
-  const rows = await db.selectFrom('extension_favorites').select('extension_id').where('user_id', '=', userId).where('extension_id', 'in', extensionIds).execute();
+  const rows = await db
+    .selectFrom('extension_favorites')
+    .select('extension_id')
+    .where('user_id', '=', userId)
+    .where('extension_id', 'in', extensionIds)
+    .execute();
   return new Set(rows.map((row) => row.extension_id));
 }
 

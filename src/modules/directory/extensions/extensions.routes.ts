@@ -28,9 +28,16 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     summary: 'The PBX extension directory',
     querystring: ExtensionListQuery,
     defaultSort: [{ field: 'number', direction: 'asc' }],
-    fetch: ({ tenant, query }, { sort, page }) => service.list(tenant, { search: query.search, userId: query['filter[user_id]'], trashed: query['filter[trashed]'] }, sort, page),
+    fetch: ({ tenant, query }, { sort, page }) =>
+      service.list(tenant, { search: query.search, userId: query['filter[user_id]'], trashed: query['filter[trashed]'] }, sort, page),
   });
-  extensions.create('/extensions', { auth: MANAGE, operationId: 'createExtension', summary: 'Create an extension', body: CreateExtensionBody, run: ({ tenant, body }) => service.create(tenant, body) });
+  extensions.create('/extensions', {
+    auth: MANAGE,
+    operationId: 'createExtension',
+    summary: 'Create an extension',
+    body: CreateExtensionBody,
+    run: ({ tenant, body }) => service.create(tenant, body),
+  });
   extensions.read('/extensions/:extension', {
     auth: READ,
     operationId: 'getExtension',
@@ -63,7 +70,10 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   });
 
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
-  for (const [method, favorite] of [['PUT', true], ['DELETE', false]] as const) {
+  for (const [method, favorite] of [
+    ['PUT', true],
+    ['DELETE', false],
+  ] as const) {
     r.route({
       method,
       url: '/extensions/:extension/favorite',

@@ -51,8 +51,21 @@ export class ExtensionsService {
 
   /** Rows as the contract shows them to this principal: `is_favorite` for users only, `user` when asked. */
   async present(tenant: Tenant, principal: Principal, rows: ExtensionRow[], include: Set<string>): Promise<ExtensionView[]> {
-    const favorites = principal.kind === 'user' ? await favoriteExtensionIds(this.ctx.db, principal.userId, rows.map((r) => r.id)) : new Set<string>();
-    const users = include.has('user') ? await userSummaries(this.ctx.db, tenant, rows.map((r) => r.user_id)) : null;
+    const favorites =
+      principal.kind === 'user'
+        ? await favoriteExtensionIds(
+            this.ctx.db,
+            principal.userId,
+            rows.map((r) => r.id),
+          )
+        : new Set<string>();
+    const users = include.has('user')
+      ? await userSummaries(
+          this.ctx.db,
+          tenant,
+          rows.map((r) => r.user_id),
+        )
+      : null;
     return rows.map((row) => ({
       ...presentExtension(row),
       ...perUserFields(principal, () => ({ is_favorite: favorites.has(row.id) })),

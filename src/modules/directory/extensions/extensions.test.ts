@@ -17,7 +17,15 @@ describe('extensions', () => {
     const created = await call('POST', '/extensions', admin.token, { number: '201', name: 'Reception', user_id: user.id });
     expect(created.statusCode).toBe(201);
     const ext = created.json().data;
-    expect(ext).toMatchObject({ number: '201', name: 'Reception', user_id: user.id, voicemail_enabled: true, voip_id: 1, is_favorite: false, deleted_at: null });
+    expect(ext).toMatchObject({
+      number: '201',
+      name: 'Reception',
+      user_id: user.id,
+      voicemail_enabled: true,
+      voip_id: 1,
+      is_favorite: false,
+      deleted_at: null,
+    });
     const dup = await call('POST', '/extensions', admin.token, { number: '201' });
     expect(dup.statusCode).toBe(422);
     expect(dup.json().errors).toEqual({ number: ['The number has already been taken in this PBX.'] });
@@ -29,7 +37,9 @@ describe('extensions', () => {
     const patched = await call('PATCH', `/extensions/${second.id}`, admin.token, { number: '201' });
     expect(patched.statusCode).toBe(422);
     const list = await call('GET', `/extensions?search=recep&include=user&filter[user_id]=${user.id}`, admin.token);
-    expect(list.json().data).toEqual([expect.objectContaining({ id: ext.id, user: { id: user.id, first_name: 'Test', last_name: expect.any(String), email: user.email } })]);
+    expect(list.json().data).toEqual([
+      expect.objectContaining({ id: ext.id, user: { id: user.id, first_name: 'Test', last_name: expect.any(String), email: user.email } }),
+    ]);
     const sorted = await call('GET', '/extensions?sort=-number', admin.token);
     expect(sorted.json().data.map((e: { number: string }) => e.number)).toEqual(['202', '201']);
   });

@@ -10,7 +10,11 @@ const AUTH = { user: true, pbx: true } as const;
 
 export async function forwardRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new ForwardsService(ctx);
-  const forwards = resourceRoutes(app, ctx.config.baseUrl, { tags: USER_SETTINGS_TAGS, schema: Forward, present: (rows: ForwardRow[]) => rows.map(presentForward) });
+  const forwards = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: USER_SETTINGS_TAGS,
+    schema: Forward,
+    present: (rows: ForwardRow[]) => rows.map(presentForward),
+  });
 
   forwards.all('/users/:user/forwards', {
     auth: AUTH,
@@ -18,7 +22,8 @@ export async function forwardRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     summary: 'Call forwards of a user',
     params: UserParams,
     querystring: ForwardListQuery,
-    fetch: ({ tenant, principal, params, query }) => service.list(tenant, principal, params.user, { type: query['filter[type]'], enabled: query['filter[enabled]'] }),
+    fetch: ({ tenant, principal, params, query }) =>
+      service.list(tenant, principal, params.user, { type: query['filter[type]'], enabled: query['filter[enabled]'] }),
   });
   forwards.create('/users/:user/forwards', {
     auth: AUTH,

@@ -50,7 +50,8 @@ export class ForwardsService {
     }
     if (!raw) throw ValidationFailed.field('destination', 'The destination field is required.');
     if (type === 'number') return requireE164(raw, await pbxCountry(this.ctx, tenant), 'destination');
-    if (!(await findExtensionByNumber(this.ctx.db, tenant, raw))) throw ValidationFailed.field('destination', 'The selected destination is not an extension of this PBX.');
+    if (!(await findExtensionByNumber(this.ctx.db, tenant, raw)))
+      throw ValidationFailed.field('destination', 'The selected destination is not an extension of this PBX.');
     return raw;
   }
 
@@ -92,7 +93,9 @@ export class ForwardsService {
     const row = await this.get(tenant, user.id, id);
     const destinationType = body.destination_type ?? row.destination_type;
     const destinationChanged = body.destination_type !== undefined || body.destination !== undefined;
-    const destination = destinationChanged ? await this.destination(tenant, destinationType, body.destination !== undefined ? body.destination : row.destination) : row.destination;
+    const destination = destinationChanged
+      ? await this.destination(tenant, destinationType, body.destination !== undefined ? body.destination : row.destination)
+      : row.destination;
     await guardUnique(DUPLICATE, () =>
       updateForward(this.ctx.db, tenant, id, {
         ...(body.type !== undefined ? { type: body.type } : {}),

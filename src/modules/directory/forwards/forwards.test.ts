@@ -22,7 +22,11 @@ describe('call forwards and user settings', () => {
     const dup = await call('POST', `/users/${user.id}/forwards`, user.token, { type: 'busy', destination_type: 'voicemail' });
     expect(dup.statusCode).toBe(422);
     expect(dup.json().errors).toHaveProperty('type');
-    const toVoicemail = await call('PATCH', `/users/${user.id}/forwards/${busy.json().data.id}`, user.token, { destination_type: 'voicemail', destination: null, enabled: false });
+    const toVoicemail = await call('PATCH', `/users/${user.id}/forwards/${busy.json().data.id}`, user.token, {
+      destination_type: 'voicemail',
+      destination: null,
+      enabled: false,
+    });
     expect(toVoicemail.json().data).toMatchObject({ destination_type: 'voicemail', destination: null, enabled: false });
     expect((await call('GET', `/users/${user.id}/forwards?filter[enabled]=true`, user.token)).json().data).toHaveLength(1);
     expect((await call('DELETE', `/users/${user.id}/forwards/${busy.json().data.id}`, user.token)).statusCode).toBe(204);
@@ -51,7 +55,9 @@ describe('call forwards and user settings', () => {
     expect(saved.statusCode).toBe(200);
     expect(saved.json()).toEqual({ data: { type: 'softphone', settings: '{"ringtone":"classic"}' } });
     await call('POST', `/users/${user.id}/user-settings`, user.token, { type: 'softphone', settings: '{"ringtone":"bell"}' });
-    expect((await call('GET', `/users/${user.id}/user-settings/softphone`, user.token)).json()).toEqual({ data: { type: 'softphone', settings: '{"ringtone":"bell"}' } });
+    expect((await call('GET', `/users/${user.id}/user-settings/softphone`, user.token)).json()).toEqual({
+      data: { type: 'softphone', settings: '{"ringtone":"bell"}' },
+    });
     expect((await call('GET', `/users/${user.id}/user-settings`, user.token)).json().data).toHaveLength(1);
     const notJson = await call('POST', `/users/${user.id}/user-settings`, user.token, { type: 'softphone', settings: '{ringtone: bell' });
     expect(notJson.statusCode).toBe(422);

@@ -28,7 +28,14 @@ export class InCallService {
   async current(tenant: Tenant, userId: string): Promise<InCallView> {
     const row = await findInCallState(this.ctx.db, tenant, userId);
     const now = this.ctx.clock.now().toISOString();
-    if (!row || row.expires_at <= now) return { user_id: userId, in_call: false, in_call_updated_at: null, expires_at: null, ttl_seconds: row?.ttl_seconds ?? DEFAULT_IN_CALL_TTL };
-    return { user_id: userId, in_call: row.in_call === 1, in_call_updated_at: row.in_call_updated_at, expires_at: row.expires_at, ttl_seconds: row.ttl_seconds };
+    if (!row || row.expires_at <= now)
+      return { user_id: userId, in_call: false, in_call_updated_at: null, expires_at: null, ttl_seconds: row?.ttl_seconds ?? DEFAULT_IN_CALL_TTL };
+    return {
+      user_id: userId,
+      in_call: row.in_call === 1,
+      in_call_updated_at: row.in_call_updated_at,
+      expires_at: row.expires_at,
+      ttl_seconds: row.ttl_seconds,
+    };
   }
 }

@@ -10,7 +10,12 @@ describe('in-call state', () => {
   beforeAll(async () => {
     t = await buildTestApp();
     // A second server instance on the same database and clock: the state must be shared.
-    second = await buildApp({ config: t.ctx.config, database: { db: t.ctx.db, dialect: t.ctx.dialect, close: async () => undefined }, clock: t.clock, mailer: t.mailer });
+    second = await buildApp({
+      config: t.ctx.config,
+      database: { db: t.ctx.db, dialect: t.ctx.dialect, close: async () => undefined },
+      clock: t.clock,
+      mailer: t.mailer,
+    });
     await second.ready();
   });
   afterAll(async () => {
@@ -58,7 +63,12 @@ describe('in-call state', () => {
 
   it('validates the body (422) and is only for the token\u2019s own user (API keys 403)', async () => {
     const user = await createUser(t.ctx);
-    const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/in-call', headers: bearer(user.token), payload: { in_call: 'yes', ttl_seconds: 0, user_id: user.id } });
+    const invalid = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/in-call',
+      headers: bearer(user.token),
+      payload: { in_call: 'yes', ttl_seconds: 0, user_id: user.id },
+    });
     expect(invalid.statusCode).toBe(422);
     expect(Object.keys(invalid.json().errors).sort()).toEqual(['in_call', 'ttl_seconds', 'user_id']);
     const other = await createUser(t.ctx, { tenant: user.tenant });

@@ -14,7 +14,11 @@ const AUTH = { user: true, pbx: true } as const;
 
 export async function phoneButtonRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new PhoneButtonsService(ctx);
-  const buttons = resourceRoutes(app, ctx.config.baseUrl, { tags: USER_SETTINGS_TAGS, schema: PhoneButton, present: (rows: PhoneButtonRow[]) => rows.map(presentPhoneButton) });
+  const buttons = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: USER_SETTINGS_TAGS,
+    schema: PhoneButton,
+    present: (rows: PhoneButtonRow[]) => rows.map(presentPhoneButton),
+  });
 
   buttons.all('/users/:user/phone-buttons', {
     auth: AUTH,
@@ -59,6 +63,8 @@ export async function phoneButtonRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       querystring: PhoneButtonQuery,
       response: { 200: DataEnvelope(Type.Ref(PhoneButtonPreview)) },
     },
-    handler: async (request) => ({ data: await service.preview(tenantOfRequest(request), principalOf(request), request.params.user, request.query.sip_device_id) }),
+    handler: async (request) => ({
+      data: await service.preview(tenantOfRequest(request), principalOf(request), request.params.user, request.query.sip_device_id),
+    }),
   });
 }

@@ -52,4 +52,6 @@ export const UpdatePhoneButtonBody = Type.Object(
   { additionalProperties: false },
 );
 export const PhoneButtonParams = Type.Object({ user: Uuid(), phoneButtonId: Uuid() });
-export const PhoneButtonQuery = Type.Object({ sip_device_id: Type.Optional(Uuid({ description: 'Which of the user\u2019s devices; the first one by name when omitted.' })) });
+export const PhoneButtonQuery = Type.Object({
+  sip_device_id: Type.Optional(Uuid({ description: 'Which of the user\u2019s devices; the first one by name when omitted.' })),
+});

@@ -12,7 +12,13 @@ import { findExtensionByNumber } from '../extensions/extensions.queries.js';
 import { buttonCount } from '../sip-devices/phone-models.js';
 import { findSipDevice, sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
 import type { SipDeviceRow } from '../sip-devices/sip-devices.service.js';
-import { BUTTON_TYPES_WITH_VALUE, type CreatePhoneButtonBody, type PhoneButton, type PhoneButtonPreview, type UpdatePhoneButtonBody } from './phone-buttons.schemas.js';
+import {
+  BUTTON_TYPES_WITH_VALUE,
+  type CreatePhoneButtonBody,
+  type PhoneButton,
+  type PhoneButtonPreview,
+  type UpdatePhoneButtonBody,
+} from './phone-buttons.schemas.js';
 import { deleteButton, findButton, insertButton, listButtons, updateButton } from './phone-buttons.queries.js';
 
 export type PhoneButtonRow = Selectable<PhoneButtonTable>;
@@ -53,8 +59,10 @@ export class PhoneButtonsService {
     const needsValue = (BUTTON_TYPES_WITH_VALUE as readonly string[]).includes(button.type);
     if (needsValue && !button.value) throw ValidationFailed.field('value', `The value field is required for ${button.type} buttons.`);
     if (!needsValue && button.value) throw ValidationFailed.field('value', `The value field must be empty for ${button.type} buttons.`);
-    if (button.type === 'blf' && !(await findExtensionByNumber(this.ctx.db, tenant, button.value!))) throw ValidationFailed.field('value', 'The value must be an extension of this PBX.');
-    if ((button.type === 'speed_dial' || button.type === 'park') && !/^\+?[0-9*#]{1,24}$/.test(button.value!)) throw ValidationFailed.field('value', 'The value must be a dialable number.');
+    if (button.type === 'blf' && !(await findExtensionByNumber(this.ctx.db, tenant, button.value!)))
+      throw ValidationFailed.field('value', 'The value must be an extension of this PBX.');
+    if ((button.type === 'speed_dial' || button.type === 'park') && !/^\+?[0-9*#]{1,24}$/.test(button.value!))
+      throw ValidationFailed.field('value', 'The value must be a dialable number.');
   }
 
   async list(tenant: Tenant, principal: Principal, userId: string, sipDeviceId?: string): Promise<PhoneButtonRow[]> {
@@ -83,7 +91,9 @@ export class PhoneButtonsService {
     await this.check(tenant, device, button);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
-    await guardUnique(POSITION_TAKEN, () => insertButton(this.ctx.db, { id, pbx_id: tenant.pbxId, user_id: user.id, sip_device_id: device.id, ...button, created_at: now, updated_at: now }));
+    await guardUnique(POSITION_TAKEN, () =>
+      insertButton(this.ctx.db, { id, pbx_id: tenant.pbxId, user_id: user.id, sip_device_id: device.id, ...button, created_at: now, updated_at: now }),
+    );
     return (await findButton(this.ctx.db, tenant, user.id, id))!;
   }
 

@@ -15,7 +15,13 @@ describe('phone buttons', () => {
     const user = await createUser(t.ctx);
     await createExtension(t.ctx, user.tenant, { number: '210' });
     const device = await createSipDevice(t.ctx, user.tenant, { user_id: user.id, model: 'yealink-t33g' });
-    const blf = await call('POST', `/users/${user.id}/phone-buttons`, user.token, { sip_device_id: device.id, position: 2, type: 'blf', value: '210', label: 'Anna' });
+    const blf = await call('POST', `/users/${user.id}/phone-buttons`, user.token, {
+      sip_device_id: device.id,
+      position: 2,
+      type: 'blf',
+      value: '210',
+      label: 'Anna',
+    });
     expect(blf.statusCode).toBe(201);
     await call('POST', `/users/${user.id}/phone-buttons`, user.token, { sip_device_id: device.id, position: 1, type: 'line' });
     const preview = await call('GET', `/users/${user.id}/phone-buttons/preview-config`, user.token);
@@ -37,22 +43,32 @@ describe('phone buttons', () => {
     expect((await call('DELETE', `/users/${user.id}/phone-buttons/${blf.json().data.id}`, user.token)).statusCode).toBe(204);
     expect((await call('GET', `/users/${user.id}/phone-buttons`, user.token)).json().data).toHaveLength(1);
     const none = await createUser(t.ctx);
-    expect((await call('GET', `/users/${none.id}/phone-buttons/preview-config`, none.token)).json()).toEqual({ data: { model: null, total_buttons: 0, buttons: [] } });
+    expect((await call('GET', `/users/${none.id}/phone-buttons/preview-config`, none.token)).json()).toEqual({
+      data: { model: null, total_buttons: 0, buttons: [] },
+    });
   });
 
   it('validates position, value and uniqueness per device (422)', async () => {
     const user = await createUser(t.ctx);
     const device = await createSipDevice(t.ctx, user.tenant, { user_id: user.id, model: 'yealink-t33g' });
     const base = { sip_device_id: device.id };
-    expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 5, type: 'line' })).json().errors).toHaveProperty('position');
+    expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 5, type: 'line' })).json().errors).toHaveProperty(
+      'position',
+    );
     expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'blf' })).json().errors).toHaveProperty('value');
-    expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'blf', value: '999' })).json().errors).toHaveProperty('value');
-    expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'speed_dial', value: '+352691000000' })).statusCode).toBe(201);
+    expect(
+      (await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'blf', value: '999' })).json().errors,
+    ).toHaveProperty('value');
+    expect(
+      (await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'speed_dial', value: '+352691000000' })).statusCode,
+    ).toBe(201);
     const taken = await call('POST', `/users/${user.id}/phone-buttons`, user.token, { ...base, position: 1, type: 'dnd' });
     expect(taken.statusCode).toBe(422);
     expect(taken.json().errors).toEqual({ position: ['This position is already programmed on the device.'] });
     const otherDevice = await createSipDevice(t.ctx, user.tenant, { user_id: null });
-    expect((await call('POST', `/users/${user.id}/phone-buttons`, user.token, { sip_device_id: otherDevice.id, position: 1, type: 'dnd' })).json().errors).toHaveProperty('sip_device_id');
+    expect(
+      (await call('POST', `/users/${user.id}/phone-buttons`, user.token, { sip_device_id: otherDevice.id, position: 1, type: 'dnd' })).json().errors,
+    ).toHaveProperty('sip_device_id');
   });
 
   it('another user is 403, another tenant 404', async () => {

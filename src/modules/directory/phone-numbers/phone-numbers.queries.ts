@@ -23,11 +23,19 @@ function numbersOf(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters) 
 }
 
 export async function listPhoneNumbers(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => numbersOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => numbersOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findPhoneNumber(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return numbersOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' }).selectAll().where('id', '=', id).executeTakeFirst();
+  return numbersOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 export async function insertPhoneNumber(db: Kysely<DB>, row: Insertable<PhoneNumberTable>): Promise<void> {

@@ -9,7 +9,11 @@ const MANAGE = { user: 'admin', pbx: true, integration: ['phone-numbers'] } as c
 
 export async function phoneNumberRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new PhoneNumbersService(ctx);
-  const numbers = resourceRoutes(app, ctx.config.baseUrl, { tags: ['Phone numbers'], schema: PhoneNumber, present: (rows: PhoneNumberRow[]) => rows.map(presentPhoneNumber) });
+  const numbers = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: ['Phone numbers'],
+    schema: PhoneNumber,
+    present: (rows: PhoneNumberRow[]) => rows.map(presentPhoneNumber),
+  });
 
   numbers.list('/phone-numbers', {
     auth: READ,

@@ -61,7 +61,8 @@ export class PhoneNumbersService {
     }
     if (!id) throw ValidationFailed.field('destination_id', 'The destination id field is required unless destination type is none.');
     if (type === 'user') await assertTenantUser(this.ctx.db, tenant, id, 'destination_id');
-    if (type === 'extension' && !(await findExtension(this.ctx.db, tenant, id))) throw ValidationFailed.field('destination_id', 'The selected destination id is invalid.');
+    if (type === 'extension' && !(await findExtension(this.ctx.db, tenant, id)))
+      throw ValidationFailed.field('destination_id', 'The selected destination id is invalid.');
   }
 
   async create(tenant: Tenant, body: Static<typeof CreatePhoneNumberBody>): Promise<PhoneNumberRow> {

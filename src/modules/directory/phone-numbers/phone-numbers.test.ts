@@ -15,7 +15,12 @@ describe('phone numbers and caller identities', () => {
     const tenant = await createTenant(t.ctx, { countryCode: 'DE' });
     const admin = await createAdmin(t.ctx, tenant);
     const ext = await createExtension(t.ctx, tenant, { number: '100' });
-    const created = await call('POST', '/phone-numbers', admin.token, { number: '030 7654321', label: 'Berlin', destination_type: 'extension', destination_id: ext.id });
+    const created = await call('POST', '/phone-numbers', admin.token, {
+      number: '030 7654321',
+      label: 'Berlin',
+      destination_type: 'extension',
+      destination_id: ext.id,
+    });
     expect(created.statusCode).toBe(201);
     expect(created.json().data).toMatchObject({ number: '+49307654321', label: 'Berlin', destination_type: 'extension', destination_id: ext.id, voip_id: 1 });
     const otherAdmin = await createAdmin(t.ctx, await createTenant(t.ctx));
@@ -25,7 +30,10 @@ describe('phone numbers and caller identities', () => {
     const integration = await createKey(t.ctx, tenant, 'integration', ['phone-numbers']);
     const byKey = await call('POST', '/phone-numbers', integration, { number: '030 7654322' });
     expect(byKey.statusCode).toBe(201);
-    expect((await call('GET', '/phone-numbers?sort=-number', integration)).json().data.map((n: { number: string }) => n.number)).toEqual(['+49307654322', '+49307654321']);
+    expect((await call('GET', '/phone-numbers?sort=-number', integration)).json().data.map((n: { number: string }) => n.number)).toEqual([
+      '+49307654322',
+      '+49307654321',
+    ]);
     const wrongScope = await createKey(t.ctx, tenant, 'integration', ['call-history']);
     expect((await call('GET', '/phone-numbers', wrongScope)).statusCode).toBe(403);
     expect((await call('DELETE', `/phone-numbers/${byKey.json().data.id}`, integration)).statusCode).toBe(204);
@@ -36,9 +44,13 @@ describe('phone numbers and caller identities', () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
     expect((await call('POST', '/phone-numbers', admin.token, { number: '12' })).json().errors).toHaveProperty('number');
-    expect((await call('POST', '/phone-numbers', admin.token, { number: '27 12 99 01', destination_type: 'user' })).json().errors).toHaveProperty('destination_id');
+    expect((await call('POST', '/phone-numbers', admin.token, { number: '27 12 99 01', destination_type: 'user' })).json().errors).toHaveProperty(
+      'destination_id',
+    );
     const foreigner = await createUser(t.ctx);
-    expect((await call('POST', '/phone-numbers', admin.token, { number: '27 12 99 01', destination_type: 'user', destination_id: foreigner.id })).json().errors).toHaveProperty('destination_id');
+    expect(
+      (await call('POST', '/phone-numbers', admin.token, { number: '27 12 99 01', destination_type: 'user', destination_id: foreigner.id })).json().errors,
+    ).toHaveProperty('destination_id');
     expect((await call('POST', '/phone-numbers', user.token, { number: '27 12 99 02' })).statusCode).toBe(403);
     const own = (await call('POST', '/phone-numbers', admin.token, { number: '27 12 99 03', destination_type: 'user', destination_id: user.id })).json().data;
     const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
@@ -53,8 +65,16 @@ describe('phone numbers and caller identities', () => {
     const root = (await call('POST', '/phone-numbers', admin.token, { number: '27 12 88 00' })).json().data;
     const shared = await call('POST', '/caller-identities', admin.token, { phone_number_id: root.id, name: 'Main', is_default: true });
     expect(shared.statusCode).toBe(201);
-    expect(shared.json().data).toMatchObject({ external_caller_number: '+35227128800', external_caller_extension: '', user_id: null, is_default: true, voip_id: 1 });
-    const personal = (await call('POST', '/caller-identities', admin.token, { phone_number_id: root.id, name: 'Direct', external_caller_extension: '12', user_id: user.id })).json().data;
+    expect(shared.json().data).toMatchObject({
+      external_caller_number: '+35227128800',
+      external_caller_extension: '',
+      user_id: null,
+      is_default: true,
+      voip_id: 1,
+    });
+    const personal = (
+      await call('POST', '/caller-identities', admin.token, { phone_number_id: root.id, name: 'Direct', external_caller_extension: '12', user_id: user.id })
+    ).json().data;
     const mine = await call('GET', '/caller-identities?sort=name', user.token);
     expect(mine.json().data.map((c: { name: string }) => c.name)).toEqual(['Direct', 'Main']);
     expect((await call('GET', '/caller-identities', colleague.token)).json().data.map((c: { name: string }) => c.name)).toEqual(['Main']);

@@ -21,7 +21,12 @@ function devicesOf(db: Kysely<DB>, tenant: Tenant, userId: string, filters: Devi
 }
 
 export async function listDevices(db: Kysely<DB>, tenant: Tenant, userId: string, filters: DeviceFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => devicesOf(db, tenant, userId, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => devicesOf(db, tenant, userId, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findDevice(db: Kysely<DB>, tenant: Tenant, userId: string, id: string) {
@@ -56,7 +61,13 @@ export async function upsertDevice(db: Kysely<DB>, row: Insertable<PushDeviceTab
 }
 
 export async function setDeviceActive(db: Kysely<DB>, tenant: Tenant, userId: string, id: string, active: boolean, now: string): Promise<void> {
-  await db.updateTable('push_devices').set({ is_active: active ? 1 : 0, updated_at: now }).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId).execute();
+  await db
+    .updateTable('push_devices')
+    .set({ is_active: active ? 1 : 0, updated_at: now })
+    .where('id', '=', id)
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('user_id', '=', userId)
+    .execute();
 }
 
 export async function deleteDevice(db: Kysely<DB>, tenant: Tenant, userId: string, id: string): Promise<void> {

@@ -18,19 +18,37 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   r.get('/user/devices', {
     config: AUTH,
-    schema: { tags, operationId: 'listDevices', summary: 'The caller\u2019s push devices (filters type, active)', querystring: DeviceListQuery, response: { 200: DeviceListResponse } },
+    schema: {
+      tags,
+      operationId: 'listDevices',
+      summary: 'The caller\u2019s push devices (filters type, active)',
+      querystring: DeviceListQuery,
+      response: { 200: DeviceListResponse },
+    },
     handler: async (request) => {
       const principal = userPrincipalOf(request);
       const query = request.query;
       const page = pageRequest(DeviceListQuery, query);
-      const { rows, total } = await service.list(tenantOf(principal), principal.userId, { type: query.type, active: query.active, search: query.search }, parseSort(query.sort, [{ field: 'created_at', direction: 'desc' }]), page);
+      const { rows, total } = await service.list(
+        tenantOf(principal),
+        principal.userId,
+        { type: query.type, active: query.active, search: query.search },
+        parseSort(query.sort, [{ field: 'created_at', direction: 'desc' }]),
+        page,
+      );
       return { message: 'Devices retrieved successfully.', devices: rows.map(presentPushDevice), total };
     },
   });
 
   r.post('/user/devices', {
     config: AUTH,
-    schema: { tags, operationId: 'registerDevice', summary: 'Register (or refresh) a push device of the caller', body: RegisterDeviceBody, response: { 201: DeviceResponse } },
+    schema: {
+      tags,
+      operationId: 'registerDevice',
+      summary: 'Register (or refresh) a push device of the caller',
+      body: RegisterDeviceBody,
+      response: { 201: DeviceResponse },
+    },
     handler: async (request, reply) => {
       const principal = userPrincipalOf(request);
       const row = await service.register(tenantOf(principal), principal.userId, request.body);
@@ -44,7 +62,10 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
     schema: { tags, operationId: 'deactivateDevice', summary: 'Stop pushing to a device', params: DeviceParams, response: { 200: DeviceResponse } },
     handler: async (request) => {
       const principal = userPrincipalOf(request);
-      return { message: 'Device deactivated successfully.', device: presentPushDevice(await service.deactivate(tenantOf(principal), principal.userId, request.params.device)) };
+      return {
+        message: 'Device deactivated successfully.',
+        device: presentPushDevice(await service.deactivate(tenantOf(principal), principal.userId, request.params.device)),
+      };
     },
   });
 

@@ -16,7 +16,10 @@ describe('push devices', () => {
     const twinning = (await call('POST', `/users/${user.id}/twinnings`, user.token, { phone_number: '+352691000777' })).json().data;
     const ios = await call('POST', '/user/devices', user.token, { type: 'ios', token: 'apns-token-0001', name: 'iPhone', twinning_id: twinning.id });
     expect(ios.statusCode).toBe(201);
-    expect(ios.json()).toEqual({ message: expect.any(String), device: expect.objectContaining({ type: 'ios', token: 'apns-token-0001', is_active: true, user_id: user.id, twinning_id: twinning.id }) });
+    expect(ios.json()).toEqual({
+      message: expect.any(String),
+      device: expect.objectContaining({ type: 'ios', token: 'apns-token-0001', is_active: true, user_id: user.id, twinning_id: twinning.id }),
+    });
     const android = (await call('POST', '/user/devices', user.token, { type: 'android', token: 'fcm-token-0002' })).json().device;
 
     const all = await call('GET', '/user/devices', user.token);

@@ -14,7 +14,12 @@ export async function setRoaming(db: Executor, tenant: Tenant, deviceId: string,
 }
 
 export async function clearRoaming(db: Executor, tenant: Tenant, deviceId: string, now: string): Promise<void> {
-  await db.updateTable('sip_devices').set({ roaming_extension_id: null, roaming_user_id: null, roaming_since: null, updated_at: now }).where('id', '=', deviceId).where('pbx_id', '=', tenant.pbxId).execute();
+  await db
+    .updateTable('sip_devices')
+    .set({ roaming_extension_id: null, roaming_user_id: null, roaming_since: null, updated_at: now })
+    .where('id', '=', deviceId)
+    .where('pbx_id', '=', tenant.pbxId)
+    .execute();
 }
 
 /** An extension roams on one phone at a time: logging in elsewhere logs it out here. */

@@ -11,7 +11,11 @@ const PBX = { pbx: true } as const;
 /** Hot-desking: the PBX server puts an extension on a desk phone and takes it off again. */
 export async function roamingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new RoamingService(ctx);
-  const devices = resourceRoutes(app, ctx.config.baseUrl, { tags: ['Roaming'], schema: SipDevice, present: (rows: SipDeviceRow[]) => rows.map(presentSipDevice) });
+  const devices = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: ['Roaming'],
+    schema: SipDevice,
+    present: (rows: SipDeviceRow[]) => rows.map(presentSipDevice),
+  });
 
   devices.action('/roaming/login', {
     method: 'POST',

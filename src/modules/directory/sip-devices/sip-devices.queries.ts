@@ -25,11 +25,19 @@ function devicesOf(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters) {
 }
 
 export async function listSipDevices(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => devicesOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => devicesOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findSipDevice(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return devicesOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' }).selectAll().where('id', '=', id).executeTakeFirst();
+  return devicesOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Live devices owned by the given users. */

@@ -24,7 +24,12 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     querystring: SipDeviceListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
     fetch: ({ tenant, query }, { sort, page }) =>
-      service.list(tenant, { search: query.search, userId: query['filter[user_id]'], model: query['filter[model]'], trashed: query['filter[trashed]'] }, sort, page),
+      service.list(
+        tenant,
+        { search: query.search, userId: query['filter[user_id]'], model: query['filter[model]'], trashed: query['filter[trashed]'] },
+        sort,
+        page,
+      ),
   });
   devices.read('/sip-devices/:sipDevice', {
     auth: OWNER,
@@ -67,12 +72,17 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   // The create answer carries the SIP secret, shown this once.
   r.post('/sip-devices', {
     config: { auth: MANAGE },
-    schema: { tags, operationId: 'createSipDevice', summary: 'Create a SIP device (its secret is in this answer only)', body: CreateSipDeviceBody, response: { 201: CreatedSipDevice } },
+    schema: {
+      tags,
+      operationId: 'createSipDevice',
+      summary: 'Create a SIP device (its secret is in this answer only)',
+      body: CreateSipDeviceBody,
+      response: { 201: CreatedSipDevice },
+    },
     handler: async (request, reply) => {
       const { row, secret } = await service.create(tenantOfRequest(request), request.body);
       reply.code(201).header('cache-control', 'no-store');
       return { data: { ...presentSipDevice(row), secret } };
     },
   });
-
 }

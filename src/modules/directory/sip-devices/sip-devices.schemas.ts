@@ -33,7 +33,11 @@ export const SipDevice = Type.Object(
 const fields = {
   name: Type.String({ minLength: 1, maxLength: 255 }),
   username: Type.String({ pattern: '^[A-Za-z0-9._-]{4,64}$', description: 'Generated when omitted.' }),
-  secret: Type.String({ minLength: 12, maxLength: 128, description: 'SIP password; generated when omitted. Stored encrypted, shown only in the create answer.' }),
+  secret: Type.String({
+    minLength: 12,
+    maxLength: 128,
+    description: 'SIP password; generated when omitted. Stored encrypted, shown only in the create answer.',
+  }),
   transport: StringEnum(TRANSPORTS),
   codecs: Type.Array(StringEnum(CODECS), { minItems: 1, uniqueItems: true }),
   mac_address: Nullable(Type.String({ pattern: '^[0-9A-Fa-f]{2}([:-]?[0-9A-Fa-f]{2}){5}$', description: 'For provisioning; unique on the platform.' })),
@@ -60,7 +64,9 @@ export const CreateSipDeviceBody = Type.Object(
 );
 export const UpdateSipDeviceBody = Type.Partial(CreateSipDeviceBody, { additionalProperties: false });
 
-export const CreatedSipDevice = Type.Object({ data: Type.Composite([Type.Omit(SipDevice, []), Type.Object({ secret: Type.String({ description: 'Shown once.' }) })]) });
+export const CreatedSipDevice = Type.Object({
+  data: Type.Composite([Type.Omit(SipDevice, []), Type.Object({ secret: Type.String({ description: 'Shown once.' }) })]),
+});
 export const SipDeviceParams = Type.Object({ sipDevice: Uuid() });
 export const SipDeviceListQuery = ListQuery({
   sort: SIP_DEVICE_SORTS,

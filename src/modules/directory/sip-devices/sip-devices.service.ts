@@ -49,7 +49,12 @@ export function presentSipDevice(row: SipDeviceRow): SipDeviceView {
 
 /** `80-5e-c0-12-34-56`, `805EC0123456` and `80:5E:C0:12:34:56` are one device. */
 export function normaliseMac(mac: string): string {
-  return (mac.replace(/[^0-9A-Fa-f]/g, '').toUpperCase().match(/.{2}/g) ?? []).join(':');
+  return (
+    mac
+      .replace(/[^0-9A-Fa-f]/g, '')
+      .toUpperCase()
+      .match(/.{2}/g) ?? []
+  ).join(':');
 }
 
 /** SIP devices: platform-unique username and MAC, the SIP secret sealed at rest. */
@@ -69,7 +74,8 @@ export class SipDevicesService {
   /** A user reads its own devices; administrators and the PBX read all of the PBX. */
   async getFor(tenant: Tenant, principal: Principal, id: string): Promise<SipDeviceRow> {
     const row = await this.get(tenant, id);
-    if (principal.kind === 'user' && principal.role !== 'admin' && row.user_id !== principal.userId) throw new Forbidden('You may only act on your own records.');
+    if (principal.kind === 'user' && principal.role !== 'admin' && row.user_id !== principal.userId)
+      throw new Forbidden('You may only act on your own records.');
     return row;
   }
 

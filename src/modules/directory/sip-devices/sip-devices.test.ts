@@ -14,10 +14,25 @@ describe('SIP devices and roaming', () => {
   it('creates a device with a sealed secret shown once; username and MAC are unique platform-wide', async () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
-    const created = await call('POST', '/sip-devices', admin.token, { name: 'Desk', username: 'desk-0001', secret: 'a-very-long-sip-secret', mac_address: '80-5e-c0-12-34-56', model: 'yealink-t54w', user_id: user.id });
+    const created = await call('POST', '/sip-devices', admin.token, {
+      name: 'Desk',
+      username: 'desk-0001',
+      secret: 'a-very-long-sip-secret',
+      mac_address: '80-5e-c0-12-34-56',
+      model: 'yealink-t54w',
+      user_id: user.id,
+    });
     expect(created.statusCode).toBe(201);
     const device = created.json().data;
-    expect(device).toMatchObject({ username: 'desk-0001', secret: 'a-very-long-sip-secret', mac_address: '80:5E:C0:12:34:56', transport: 'udp', codecs: ['opus', 'g722', 'pcma'], enabled: true, roaming_extension_id: null });
+    expect(device).toMatchObject({
+      username: 'desk-0001',
+      secret: 'a-very-long-sip-secret',
+      mac_address: '80:5E:C0:12:34:56',
+      transport: 'udp',
+      codecs: ['opus', 'g722', 'pcma'],
+      enabled: true,
+      roaming_extension_id: null,
+    });
     const row = await t.ctx.db.selectFrom('sip_devices').select('secret_sealed').where('id', '=', device.id).executeTakeFirstOrThrow();
     expect(row.secret_sealed).not.toContain('a-very-long-sip-secret');
     expect(t.ctx.secrets.open(row.secret_sealed)).toBe('a-very-long-sip-secret');

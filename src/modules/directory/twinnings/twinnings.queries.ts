@@ -29,7 +29,12 @@ function twinningsOf(db: Kysely<DB>, tenant: Tenant, userIds: string[], filters:
 }
 
 export async function listTwinnings(db: Kysely<DB>, tenant: Tenant, userId: string, filters: TwinningFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => twinningsOf(db, tenant, [userId], filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => twinningsOf(db, tenant, [userId], filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function twinningsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]) {

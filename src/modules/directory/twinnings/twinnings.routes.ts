@@ -9,7 +9,11 @@ const AUTH = { user: true, pbx: true } as const;
 
 export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new TwinningsService(ctx);
-  const twinnings = resourceRoutes(app, ctx.config.baseUrl, { tags: ['Twinnings'], schema: Twinning, present: (rows: TwinningRow[]) => rows.map(presentTwinning) });
+  const twinnings = resourceRoutes(app, ctx.config.baseUrl, {
+    tags: ['Twinnings'],
+    schema: Twinning,
+    present: (rows: TwinningRow[]) => rows.map(presentTwinning),
+  });
 
   twinnings.list('/users/:user/twinnings', {
     auth: AUTH,
@@ -19,7 +23,14 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     querystring: TwinningListQuery,
     defaultSort: [{ field: 'created_at', direction: 'asc' }],
     fetch: ({ tenant, principal, params, query }, { sort, page }) =>
-      service.list(tenant, principal, params.user, { search: query.search, status: query['filter[status]'], type: query['filter[type]'], syncSource: query['filter[sync_source]'] }, sort, page),
+      service.list(
+        tenant,
+        principal,
+        params.user,
+        { search: query.search, status: query['filter[status]'], type: query['filter[type]'], syncSource: query['filter[sync_source]'] },
+        sort,
+        page,
+      ),
   });
   twinnings.create('/users/:user/twinnings', {
     auth: AUTH,
@@ -36,7 +47,10 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     params: TwinningParams,
     load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.twinning),
   });
-  for (const [method, operationId] of [['PUT', 'replaceTwinning'], ['PATCH', 'updateTwinning']] as const) {
+  for (const [method, operationId] of [
+    ['PUT', 'replaceTwinning'],
+    ['PATCH', 'updateTwinning'],
+  ] as const) {
     twinnings.update('/users/:user/twinnings/:twinning', {
       method,
       auth: AUTH,

@@ -28,7 +28,11 @@ export const Twinning = Type.Object(
 
 const fields = {
   status: StringEnum(TWINNING_STATUSES),
-  phone_number: Type.String({ minLength: 0, maxLength: 24, description: 'Any dialable form, stored in E.164 (PBX country as default region); empty clears it.' }),
+  phone_number: Type.String({
+    minLength: 0,
+    maxLength: 24,
+    description: 'Any dialable form, stored in E.164 (PBX country as default region); empty clears it.',
+  }),
   delay: Type.Integer({ minimum: 0, maximum: 2147483647 }),
   type: StringEnum(TWINNING_TYPES),
   dial_strategy: StringEnum(DIAL_STRATEGIES),

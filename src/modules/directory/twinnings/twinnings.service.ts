@@ -140,7 +140,14 @@ export class TwinningsService {
     const state = applyChanges(initial, body, await pbxCountry(this.ctx, tenant));
     const now = this.ctx.clock.now().toISOString();
     const id = randomUUID();
-    await insertTwinning(this.ctx.db, { ...state, id, user_id: user.id, sync_source: principal.kind === 'pbx' ? 'provision' : 'manual', created_at: now, updated_at: now });
+    await insertTwinning(this.ctx.db, {
+      ...state,
+      id,
+      user_id: user.id,
+      sync_source: principal.kind === 'pbx' ? 'provision' : 'manual',
+      created_at: now,
+      updated_at: now,
+    });
     return (await findTwinning(this.ctx.db, tenant, user.id, id))!;
   }
 

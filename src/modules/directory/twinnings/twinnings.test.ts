@@ -28,7 +28,20 @@ describe('twinnings', () => {
       backup_phone_number: null,
     });
     expect(Object.keys(twinning).sort()).toEqual(
-      ['backup_phone_number', 'created_at', 'delay', 'dial_strategy', 'fmc_enabled', 'id', 'phone_number', 'status', 'sync_source', 'type', 'updated_at', 'user_id'].sort(),
+      [
+        'backup_phone_number',
+        'created_at',
+        'delay',
+        'dial_strategy',
+        'fmc_enabled',
+        'id',
+        'phone_number',
+        'status',
+        'sync_source',
+        'type',
+        'updated_at',
+        'user_id',
+      ].sort(),
     );
     const list = await call('GET', `/users/${user.id}/twinnings?filter[status]=enabled`, user.token);
     expect(list.statusCode).toBe(200);
@@ -68,7 +81,10 @@ describe('twinnings', () => {
   it('setting backup_phone_number turns FMC on, which makes dial_strategy meaningful', async () => {
     const user = await createUser(t.ctx);
     const { id } = (await call('POST', `/users/${user.id}/twinnings`, user.token, { phone_number: '+352691000002' })).json().data;
-    const fmc = await call('PATCH', `/users/${user.id}/twinnings/${id}`, user.token, { backup_phone_number: '+49 30 1234567', dial_strategy: 'voip_and_gsm_fallback' });
+    const fmc = await call('PATCH', `/users/${user.id}/twinnings/${id}`, user.token, {
+      backup_phone_number: '+49 30 1234567',
+      dial_strategy: 'voip_and_gsm_fallback',
+    });
     expect(fmc.statusCode).toBe(200);
     expect(fmc.json().data).toMatchObject({ fmc_enabled: true, backup_phone_number: '+49301234567', dial_strategy: 'voip_and_gsm_fallback' });
     const contradiction = await call('PUT', `/users/${user.id}/twinnings/${id}`, user.token, { backup_phone_number: '+352691000003', fmc_enabled: false });
@@ -82,7 +98,11 @@ describe('twinnings', () => {
     const tenant = await createTenant(t.ctx);
     const user = await createUser(t.ctx, { tenant });
     const pbxKey = await createKey(t.ctx, tenant, 'pbx');
-    const provisioned = await call('POST', `/users/${user.id}/twinnings`, pbxKey, { phone_number: '+352691999000', backup_phone_number: '+352691999001', dial_strategy: 'voip_only' });
+    const provisioned = await call('POST', `/users/${user.id}/twinnings`, pbxKey, {
+      phone_number: '+352691999000',
+      backup_phone_number: '+352691999001',
+      dial_strategy: 'voip_only',
+    });
     expect(provisioned.statusCode).toBe(201);
     const twinning = provisioned.json().data;
     expect(twinning).toMatchObject({ sync_source: 'provision', fmc_enabled: true, dial_strategy: 'voip_only' });
@@ -93,9 +113,21 @@ describe('twinnings', () => {
       expect(refused.json().errors).toHaveProperty(Object.keys(body)[0]);
     }
     // Same values are not a conflict, and unlocked fields still change.
-    const same = await call('PUT', `/users/${user.id}/twinnings/${twinning.id}`, user.token, { phone_number: '691 999 000', type: 'mobile', delay: 7, status: 'disabled' });
+    const same = await call('PUT', `/users/${user.id}/twinnings/${twinning.id}`, user.token, {
+      phone_number: '691 999 000',
+      type: 'mobile',
+      delay: 7,
+      status: 'disabled',
+    });
     expect(same.statusCode).toBe(200);
-    expect(same.json().data).toMatchObject({ phone_number: '+352691999000', type: 'mobile', dial_strategy: 'voip_only', delay: 7, status: 'disabled', sync_source: 'provision' });
+    expect(same.json().data).toMatchObject({
+      phone_number: '+352691999000',
+      type: 'mobile',
+      dial_strategy: 'voip_only',
+      delay: 7,
+      status: 'disabled',
+      sync_source: 'provision',
+    });
     const removed = await call('DELETE', `/users/${user.id}/twinnings/${twinning.id}`, user.token);
     expect(removed.statusCode).toBe(403);
   });

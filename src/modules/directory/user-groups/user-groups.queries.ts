@@ -21,7 +21,12 @@ function groupsOf(db: Executor, tenant: Tenant, filters: UserGroupFilters) {
 }
 
 export async function listUserGroups(db: Kysely<DB>, tenant: Tenant, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => groupsOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => groupsOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findUserGroup(db: Executor, tenant: Tenant, userId: string, id: string) {
@@ -34,7 +39,9 @@ export function groupsOwnedBy(db: Executor, tenant: Tenant, userIds: string[]) {
 }
 
 export async function countGroups(db: Executor, tenant: Tenant, userId: string): Promise<number> {
-  const row = await groupsOf(db, tenant, { userId }).select((eb) => eb.fn.countAll().as('total')).executeTakeFirstOrThrow();
+  const row = await groupsOf(db, tenant, { userId })
+    .select((eb) => eb.fn.countAll().as('total'))
+    .executeTakeFirstOrThrow();
   return Number(row.total);
 }
 
@@ -66,12 +73,22 @@ export async function deleteUserGroup(db: Executor, tenant: Tenant, id: string):
 export async function membersOf(db: Executor, groupIds: string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>(groupIds.map((id) => [id, []]));
   if (groupIds.length === 0) return map;
-  const rows = await db.selectFrom('user_group_members').select(['user_group_id', 'user_id']).where('user_group_id', 'in', groupIds).orderBy('created_at').orderBy('user_id').execute();
+  const rows = await db
+    .selectFrom('user_group_members')
+    .select(['user_group_id', 'user_id'])
+    .where('user_group_id', 'in', groupIds)
+    .orderBy('created_at')
+    .orderBy('user_id')
+    .execute();
   for (const row of rows) map.get(row.user_group_id)?.push(row.user_id);
   return map;
 }
 
 export async function replaceMembers(db: Executor, groupId: string, userIds: string[], now: string): Promise<void> {
   await db.deleteFrom('user_group_members').where('user_group_id', '=', groupId).execute();
-  if (userIds.length) await db.insertInto('user_group_members').values(userIds.map((userId) => ({ user_group_id: groupId, user_id: userId, created_at: now }))).execute();
+  if (userIds.length)
+    await db
+      .insertInto('user_group_members')
+      .values(userIds.map((userId) => ({ user_group_id: groupId, user_id: userId, created_at: now })))
+      .execute();
 }

@@ -4,7 +4,15 @@ import { isAdmin } from '../../../platform/auth/principal.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { UserParams } from '../users/users.schemas.js';
 import { UserGroupsService, type UserGroupRow } from './user-groups.service.js';
-import { CreateUserGroupBody, UpdateUserGroupBody, UserGroup, UserGroupInclude, UserGroupListQuery, UserGroupMembersBody, UserGroupParams } from './user-groups.schemas.js';
+import {
+  CreateUserGroupBody,
+  UpdateUserGroupBody,
+  UserGroup,
+  UserGroupInclude,
+  UserGroupListQuery,
+  UserGroupMembersBody,
+  UserGroupParams,
+} from './user-groups.schemas.js';
 
 const AUTH = { user: true, pbx: true } as const;
 /** Writes answer with the members, so the caller sees the group it just shaped. */

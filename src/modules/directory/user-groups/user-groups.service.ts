@@ -37,7 +37,10 @@ export function presentUserGroup(row: UserGroupRow, members?: string[]): Static<
 /** For each user, the groups it owns in order, with their member ids. */
 export async function groupsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]): Promise<Map<string, Array<UserGroupRow & { members: string[] }>>> {
   const rows = await groupsOwnedBy(db, tenant, userIds);
-  const members = await membersOf(db, rows.map((row) => row.id));
+  const members = await membersOf(
+    db,
+    rows.map((row) => row.id),
+  );
   const map = new Map<string, Array<UserGroupRow & { members: string[] }>>(userIds.map((id) => [id, []]));
   for (const row of rows) map.get(row.user_id)?.push({ ...row, members: members.get(row.id) ?? [] });
   return map;
@@ -52,7 +55,12 @@ export class UserGroupsService {
   }
 
   async present(rows: UserGroupRow[], withMembers: boolean): Promise<Array<Static<typeof UserGroup>>> {
-    const members = withMembers ? await membersOf(this.ctx.db, rows.map((row) => row.id)) : null;
+    const members = withMembers
+      ? await membersOf(
+          this.ctx.db,
+          rows.map((row) => row.id),
+        )
+      : null;
     return rows.map((row) => presentUserGroup(row, members?.get(row.id)));
   }
 
@@ -102,7 +110,11 @@ export class UserGroupsService {
           if (position < row.position) await shiftPositions(trx, tenant, row.user_id, position, row.position - 1, 1);
           if (position > row.position) await shiftPositions(trx, tenant, row.user_id, row.position + 1, position, -1);
         }
-        await updateUserGroup(trx, tenant, id, { ...(body.name !== undefined ? { name: body.name } : {}), position, updated_at: this.ctx.clock.now().toISOString() });
+        await updateUserGroup(trx, tenant, id, {
+          ...(body.name !== undefined ? { name: body.name } : {}),
+          position,
+          updated_at: this.ctx.clock.now().toISOString(),
+        });
       }),
     );
     return (await findUserGroup(this.ctx.db, tenant, row.user_id, id))!;

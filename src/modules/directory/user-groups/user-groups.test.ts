@@ -10,7 +10,8 @@ describe('user groups', () => {
   afterAll(() => t.close());
 
   const call = apiCaller(() => t);
-  const names = async (token: string) => (await call('GET', '/user-groups?sort=position', token)).json().data.map((g: { name: string; position: number }) => `${g.position}:${g.name}`);
+  const names = async (token: string) =>
+    (await call('GET', '/user-groups?sort=position', token)).json().data.map((g: { name: string; position: number }) => `${g.position}:${g.name}`);
 
   it('creates, reorders by position, sets members and deletes, keeping positions 1..n', async () => {
     const user = await createUser(t.ctx);

@@ -27,7 +27,14 @@ export class UserSettingsService {
   async save(tenant: Tenant, principal: Principal, userId: string, body: Static<typeof SaveUserSettingBody>): Promise<UserSettingView> {
     const user = await targetUser(this.ctx.db, tenant, principal, userId);
     assertJson(body.settings);
-    await upsertUserSetting(this.ctx.db, { id: randomUUID(), pbx_id: tenant.pbxId, user_id: user.id, type: body.type, settings: body.settings, now: this.ctx.clock.now().toISOString() });
+    await upsertUserSetting(this.ctx.db, {
+      id: randomUUID(),
+      pbx_id: tenant.pbxId,
+      user_id: user.id,
+      type: body.type,
+      settings: body.settings,
+      now: this.ctx.clock.now().toISOString(),
+    });
     return { type: body.type, settings: body.settings };
   }
 

@@ -43,7 +43,12 @@ export function findUser(db: Kysely<DB>, tenant: Tenant, id: string, options: { 
 
 export function findUsersByIds(db: Kysely<DB>, tenant: Tenant, ids: readonly string[]) {
   if (ids.length === 0) return Promise.resolve([]);
-  return db.selectFrom('users').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', [...ids]).execute();
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', 'in', [...ids])
+    .execute();
 }
 
 /** By e-mail across the platform (internal services look users up this way). */
@@ -70,7 +75,12 @@ function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
 }
 
 export async function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => usersOf(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => usersOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export async function updateUser(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<UserTable>): Promise<void> {

@@ -27,9 +27,20 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       { field: 'first_name', direction: 'asc' },
     ],
     fetch: ({ tenant, query }, { sort, page }) =>
-      service.list(tenant, { search: query.search, status: query['filter[status]'], role: query['filter[role]'], trashed: query['filter[trashed]'] }, sort, page),
+      service.list(
+        tenant,
+        { search: query.search, status: query['filter[status]'], role: query['filter[role]'], trashed: query['filter[trashed]'] },
+        sort,
+        page,
+      ),
   });
-  users.create('/users', { auth: ADMIN, operationId: 'createUser', summary: 'Create a user', body: CreateUserBody, run: ({ tenant, body }) => service.create(tenant, body) });
+  users.create('/users', {
+    auth: ADMIN,
+    operationId: 'createUser',
+    summary: 'Create a user',
+    body: CreateUserBody,
+    run: ({ tenant, body }) => service.create(tenant, body),
+  });
   users.read('/users/:user', {
     auth: { user: true, pbx: true },
     operationId: 'getUserById',
@@ -53,5 +64,11 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     params: UserParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user),
   });
-  users.restore('/users/:user/restore', { auth: ADMIN, operationId: 'restoreUser', summary: 'Restore a deleted user', params: UserParams, run: ({ tenant, params }) => service.restore(tenant, params.user) });
+  users.restore('/users/:user/restore', {
+    auth: ADMIN,
+    operationId: 'restoreUser',
+    summary: 'Restore a deleted user',
+    params: UserParams,
+    run: ({ tenant, params }) => service.restore(tenant, params.user),
+  });
 }

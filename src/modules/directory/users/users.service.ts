@@ -85,7 +85,14 @@ export class UsersService {
     const { password, email, first_name, last_name, ...rest } = body;
     const columns = await columnsOf(rest);
     const user = await guardUnique(EMAIL_TAKEN, () =>
-      insertUser(this.ctx.db, this.ctx.clock, { ...(columns as object), pbx_id: tenant.pbxId, email, password: password ?? null, first_name, last_name: last_name ?? '' }),
+      insertUser(this.ctx.db, this.ctx.clock, {
+        ...(columns as object),
+        pbx_id: tenant.pbxId,
+        email,
+        password: password ?? null,
+        first_name,
+        last_name: last_name ?? '',
+      }),
     );
     return (await findUser(this.ctx.db, tenant, user.id))!;
   }

@@ -13,10 +13,27 @@ describe('users', () => {
 
   it('an administrator creates, lists, reads and edits users with every flag', async () => {
     const admin = await createAdmin(t.ctx);
-    const created = await call('POST', '/users', admin.token, { email: 'New.Person@Example.test', first_name: 'New', last_name: 'Person', password: 'long-enough-1', allow_dnd: false, extension_roaming: true, voicemail_type: 'internal' });
+    const created = await call('POST', '/users', admin.token, {
+      email: 'New.Person@Example.test',
+      first_name: 'New',
+      last_name: 'Person',
+      password: 'long-enough-1',
+      allow_dnd: false,
+      extension_roaming: true,
+      voicemail_type: 'internal',
+    });
     expect(created.statusCode).toBe(201);
     const user = created.json().data;
-    expect(user).toMatchObject({ email: 'new.person@example.test', role: 'user', status: 'active', allow_dnd: false, extension_roaming: true, voicemail_type: 'internal', allow_telephony: true, deleted_at: null });
+    expect(user).toMatchObject({
+      email: 'new.person@example.test',
+      role: 'user',
+      status: 'active',
+      allow_dnd: false,
+      extension_roaming: true,
+      voicemail_type: 'internal',
+      allow_telephony: true,
+      deleted_at: null,
+    });
     expect(user).not.toHaveProperty('password');
     expect(user).not.toHaveProperty('password_hash');
 

@@ -17,7 +17,13 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   // The full configuration, secrets included, goes to internal services only, and is never cached.
   app.withTypeProvider<TypeBoxTypeProvider>().get('/users/:email/webrtc', {
     config: { auth: { internal: true } },
-    schema: { tags, operationId: 'getWebrtcByEmail', summary: 'WebRTC configuration by e-mail (internal API key only)', params: EmailParams, response: { 200: Type.Ref(WebrtcConfiguration) } },
+    schema: {
+      tags,
+      operationId: 'getWebrtcByEmail',
+      summary: 'WebRTC configuration by e-mail (internal API key only)',
+      params: EmailParams,
+      response: { 200: Type.Ref(WebrtcConfiguration) },
+    },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return service.byEmail(request.params.email);

@@ -29,7 +29,11 @@ const common = {
 
 /** The full configuration for the WebRTC client, secrets included (internal API key only). */
 export const WebrtcConfiguration = Type.Object(
-  { ...common, password: Type.String({ description: 'A secret: never echoed elsewhere, never logged.' }), voicemail_pin: Type.String({ description: 'A secret.' }) },
+  {
+    ...common,
+    password: Type.String({ description: 'A secret: never echoed elsewhere, never logged.' }),
+    voicemail_pin: Type.String({ description: 'A secret.' }),
+  },
   { $id: 'WebrtcConfiguration' },
 );
 

@@ -39,7 +39,6 @@ export async function webrtcSummary(db: Kysely<DB>, tenant: Tenant, user: UserRo
   };
 }
 
-
 /** WebRTC softphone accounts: credentials sealed at rest, flags taken from the user. */
 export class WebrtcService {
   constructor(private readonly ctx: AppContext) {}
@@ -62,7 +61,8 @@ export class WebrtcService {
   async save(tenant: Tenant, user: UserRow, body: Static<typeof SaveWebrtcBody>): Promise<WebrtcSummaryView> {
     const existing = await findWebrtc(this.ctx.db, tenant, user.id);
     const now = this.ctx.clock.now().toISOString();
-    const pin = body.voicemail_pin === undefined ? (existing?.voicemail_pin_sealed ?? null) : body.voicemail_pin ? this.ctx.secrets.seal(body.voicemail_pin) : null;
+    const pin =
+      body.voicemail_pin === undefined ? (existing?.voicemail_pin_sealed ?? null) : body.voicemail_pin ? this.ctx.secrets.seal(body.voicemail_pin) : null;
     await guardUnique([{ match: 'username', field: 'username', message: 'The username has already been taken.' }], () =>
       saveWebrtc(this.ctx.db, {
         user_id: user.id,

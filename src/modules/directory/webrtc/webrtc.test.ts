@@ -13,9 +13,18 @@ describe('WebRTC configuration', () => {
 
   it('stores the secrets encrypted and serves them by e-mail to the internal key only', async () => {
     const admin = await createAdmin(t.ctx);
-    const user = await createUser(t.ctx, { tenant: admin.tenant, fields: { allow_dnd: 0, voicemail_type: 'internal', voicemail_destination: 'email_and_phone', call_information_visibility: 'own_group_only' } });
+    const user = await createUser(t.ctx, {
+      tenant: admin.tenant,
+      fields: { allow_dnd: 0, voicemail_type: 'internal', voicemail_destination: 'email_and_phone', call_information_visibility: 'own_group_only' },
+    });
     const { identity, number } = await createCallerIdentity(t.ctx, admin.tenant, { user_id: user.id });
-    const saved = await call('PUT', `/users/${user.id}/webrtc`, admin.token, { hostname: 'webrtc.pbx.example', port: 8089, username: 'alice_webrtc', password: 'sup3r-secret-pw', voicemail_pin: '4321' });
+    const saved = await call('PUT', `/users/${user.id}/webrtc`, admin.token, {
+      hostname: 'webrtc.pbx.example',
+      port: 8089,
+      username: 'alice_webrtc',
+      password: 'sup3r-secret-pw',
+      voicemail_pin: '4321',
+    });
     expect(saved.statusCode).toBe(200);
     expect(saved.json().data).not.toHaveProperty('password');
     expect(saved.json().data).not.toHaveProperty('voicemail_pin');
@@ -26,7 +35,11 @@ describe('WebRTC configuration', () => {
     expect(stored.voicemail_pin_sealed).not.toContain('4321');
 
     const internal = await createKey(t.ctx, admin.tenant, 'internal');
-    const byEmail = await t.app.inject({ method: 'GET', url: `/api/v1/users/${encodeURIComponent(user.email.toUpperCase())}/webrtc`, headers: { authorization: internal } });
+    const byEmail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/users/${encodeURIComponent(user.email.toUpperCase())}/webrtc`,
+      headers: { authorization: internal },
+    });
     expect(byEmail.statusCode).toBe(200);
     expect(byEmail.json()).toEqual({
       hostname: 'webrtc.pbx.example',
@@ -68,7 +81,12 @@ describe('WebRTC configuration', () => {
   it('validates the account (422); only administrators manage it (403); another tenant is 404', async () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
-    const invalid = await call('PUT', `/users/${user.id}/webrtc`, admin.token, { hostname: 'webrtc.pbx.example', port: 70000, password: 'short', voicemail_pin: 'abcd' });
+    const invalid = await call('PUT', `/users/${user.id}/webrtc`, admin.token, {
+      hostname: 'webrtc.pbx.example',
+      port: 70000,
+      password: 'short',
+      voicemail_pin: 'abcd',
+    });
     expect(invalid.statusCode).toBe(422);
     expect(Object.keys(invalid.json().errors).sort()).toEqual(['password', 'port', 'voicemail_pin']);
     expect((await call('PUT', `/users/${user.id}/webrtc`, user.token, { hostname: 'h.example', port: 1, password: 'long-enough' })).statusCode).toBe(403);

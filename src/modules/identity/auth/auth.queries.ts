@@ -21,7 +21,10 @@ export function findUserById(db: Kysely<DB>, id: string) {
 }
 
 export async function insertOneTimeSecret(db: Kysely<DB>, row: Omit<OneTimeSecretTable, 'id' | 'attempts' | 'consumed_at'>): Promise<void> {
-  await db.insertInto('one_time_secrets').values({ ...row, id: randomUUID(), attempts: 0, consumed_at: null }).execute();
+  await db
+    .insertInto('one_time_secrets')
+    .values({ ...row, id: randomUUID(), attempts: 0, consumed_at: null })
+    .execute();
 }
 
 /** The newest unconsumed secret of a purpose for a user. */
@@ -68,5 +71,11 @@ export async function countFailedAttempt(db: Kysely<DB>, id: string): Promise<vo
 
 /** A new code replaces the open ones, so only the latest code works. */
 export async function retireOpenSecrets(db: Kysely<DB>, userId: string, purpose: OneTimeSecretTable['purpose'], at: string): Promise<void> {
-  await db.updateTable('one_time_secrets').set({ consumed_at: at }).where('user_id', '=', userId).where('purpose', '=', purpose).where('consumed_at', 'is', null).execute();
+  await db
+    .updateTable('one_time_secrets')
+    .set({ consumed_at: at })
+    .where('user_id', '=', userId)
+    .where('purpose', '=', purpose)
+    .where('consumed_at', 'is', null)
+    .execute();
 }

@@ -64,8 +64,17 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.post('/passwordless/verify', {
     config: PUBLIC,
-    schema: { tags, operationId: 'passwordlessVerify', summary: 'Exchange a one-time code for a user token', body: VerifyBody, response: { 200: TokenResponse } },
-    handler: async (request) => ({ message: 'Login successful.', data: { token: await service.passwordlessVerify(request.body.email, request.body.code, request.ip) } }),
+    schema: {
+      tags,
+      operationId: 'passwordlessVerify',
+      summary: 'Exchange a one-time code for a user token',
+      body: VerifyBody,
+      response: { 200: TokenResponse },
+    },
+    handler: async (request) => ({
+      message: 'Login successful.',
+      data: { token: await service.passwordlessVerify(request.body.email, request.body.code, request.ip) },
+    }),
   });
 
   r.post('/passwordless/resend', {

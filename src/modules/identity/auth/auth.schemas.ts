@@ -5,7 +5,10 @@ const Email = Type.String({ format: 'email', maxLength: 255, examples: ['anna.ad
 
 export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
 export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
-export const VerifyBody = Type.Object({ email: Email, code: Type.String({ minLength: 4, maxLength: 12, examples: ['482913'] }) }, { additionalProperties: false });
+export const VerifyBody = Type.Object(
+  { email: Email, code: Type.String({ minLength: 4, maxLength: 12, examples: ['482913'] }) },
+  { additionalProperties: false },
+);
 export const MagicLoginParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 128 }) });
 
 export const TokenResponse = MessageData(Type.Object({ token: Type.String({ examples: ['pbxu_4Jd1x0aQh5vKkq0N4d3WZr5s7u9Ppq2xY1aB3c'] }) }));

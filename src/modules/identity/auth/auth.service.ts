@@ -75,7 +75,9 @@ export class AuthService {
   }
 
   async magicLogin(token: string, ip: string): Promise<string> {
-    await throttle(this.ctx.counters, [{ key: `magic-login:ip:${ip}`, max: this.ctx.config.loginAttemptsPerWindow * 5, windowSeconds: this.ctx.config.loginWindowSeconds }]);
+    await throttle(this.ctx.counters, [
+      { key: `magic-login:ip:${ip}`, max: this.ctx.config.loginAttemptsPerWindow * 5, windowSeconds: this.ctx.config.loginWindowSeconds },
+    ]);
     const secret = await findSecretByHash(this.ctx.db, sha256(token), 'magic_link');
     if (!secret) throw new NotFound('This login link does not exist.');
     const now = this.ctx.clock.now().toISOString();

@@ -18,7 +18,12 @@ function integrationKeys(db: Kysely<DB>, tenant: Tenant, filters: ApiKeyFilters)
 }
 
 export async function listIntegrationKeys(db: Kysely<DB>, tenant: Tenant, filters: ApiKeyFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(() => integrationKeys(db, tenant, filters), (query) => query.selectAll(), sort, page);
+  return fetchPage(
+    () => integrationKeys(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
 }
 
 export function findIntegrationKey(db: Kysely<DB>, tenant: Tenant, id: string) {

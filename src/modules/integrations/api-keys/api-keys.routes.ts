@@ -42,7 +42,13 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post('/integrations/api-keys', {
     config: { auth: ADMIN },
-    schema: { tags, operationId: 'createIntegrationApiKey', summary: 'Create an integration API key (the token is in this answer)', body: CreateApiKeyBody, response: { 201: CreatedApiKey } },
+    schema: {
+      tags,
+      operationId: 'createIntegrationApiKey',
+      summary: 'Create an integration API key (the token is in this answer)',
+      body: CreateApiKeyBody,
+      response: { 201: CreatedApiKey },
+    },
     handler: async (request, reply) => {
       const { row, token } = await service.create(tenantOfRequest(request), userPrincipalOf(request).userId, request.body);
       reply.code(201).header('cache-control', 'no-store');
@@ -51,7 +57,13 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
   r.post('/integrations/api-keys/:apiKey/reveal', {
     config: { auth: ADMIN },
-    schema: { tags, operationId: 'revealIntegrationApiKey', summary: 'Show the token of an active integration API key again', params: ApiKeyParams, response: { 200: RevealedApiKey } },
+    schema: {
+      tags,
+      operationId: 'revealIntegrationApiKey',
+      summary: 'Show the token of an active integration API key again',
+      params: ApiKeyParams,
+      response: { 200: RevealedApiKey },
+    },
     handler: async (request, reply) => {
       const token = await service.reveal(tenantOfRequest(request), request.params.apiKey);
       reply.header('cache-control', 'no-store');

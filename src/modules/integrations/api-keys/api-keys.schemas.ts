@@ -27,6 +27,11 @@ export const CreateApiKeyBody = Type.Object(
 );
 
 export const ApiKeyParams = Type.Object({ apiKey: Uuid() });
-export const ApiKeyListQuery = ListQuery({ sort: ['name', 'created_at'], filters: { revoked: Type.Boolean({ description: 'true: only revoked keys; false: only active ones.' }) } });
-export const CreatedApiKey = DataEnvelope(Type.Composite([Type.Omit(ApiKey, []), Type.Object({ token: Type.String({ description: 'Shown once here; reveal it again later.' }) })]));
+export const ApiKeyListQuery = ListQuery({
+  sort: ['name', 'created_at'],
+  filters: { revoked: Type.Boolean({ description: 'true: only revoked keys; false: only active ones.' }) },
+});
+export const CreatedApiKey = DataEnvelope(
+  Type.Composite([Type.Omit(ApiKey, []), Type.Object({ token: Type.String({ description: 'Shown once here; reveal it again later.' }) })]),
+);
 export const RevealedApiKey = DataEnvelope(Type.Object({ id: Uuid(), token: Type.String() }));

@@ -11,7 +11,12 @@ describe('integration API keys', () => {
 
   it('creates a key whose token is shown once, then lists, reveals and revokes it', async () => {
     const admin = await createAdmin(t.ctx);
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/integrations/api-keys', headers: bearer(admin.token), payload: { name: 'CRM', scopes: ['call-history'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/api-keys',
+      headers: bearer(admin.token),
+      payload: { name: 'CRM', scopes: ['call-history'] },
+    });
     expect(created.statusCode).toBe(201);
     const key = created.json().data;
     expect(key).toMatchObject({ name: 'CRM', scopes: ['call-history'], revoked_at: null });
@@ -39,7 +44,12 @@ describe('integration API keys', () => {
 
   it('rejects unknown scopes and missing names with 422', async () => {
     const admin = await createAdmin(t.ctx);
-    const response = await t.app.inject({ method: 'POST', url: '/api/v1/integrations/api-keys', headers: bearer(admin.token), payload: { scopes: ['everything'] } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/api-keys',
+      headers: bearer(admin.token),
+      payload: { scopes: ['everything'] },
+    });
     expect(response.statusCode).toBe(422);
     expect(response.json().errors).toHaveProperty('name');
     expect(response.json().errors).toHaveProperty('scopes.0');
@@ -56,7 +66,12 @@ describe('integration API keys', () => {
 
   it("never shows or revokes another tenant's key", async () => {
     const ownerAdmin = await createAdmin(t.ctx);
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/integrations/api-keys', headers: bearer(ownerAdmin.token), payload: { name: 'Theirs', scopes: ['contacts'] } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/api-keys',
+      headers: bearer(ownerAdmin.token),
+      payload: { name: 'Theirs', scopes: ['contacts'] },
+    });
     const id = created.json().data.id;
     const otherAdmin = await createAdmin(t.ctx, await createTenant(t.ctx));
     for (const [method, url] of [

@@ -45,7 +45,14 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     querystring: DeliveryListQuery,
     defaultSort: [{ field: 'created_at', direction: 'desc' }],
     fetch: ({ tenant, scope, query }, { sort, page }) =>
-      listDeliveries(ctx.db, tenant, scope, { event: query['filter[event]'], status: query['filter[status]'], subjectId: query['filter[subject_id]'] }, sort, page),
+      listDeliveries(
+        ctx.db,
+        tenant,
+        scope,
+        { event: query['filter[event]'], status: query['filter[status]'], subjectId: query['filter[subject_id]'] },
+        sort,
+        page,
+      ),
   });
   deliveries.read('/webhooks/deliveries/:delivery', {
     auth: USER,
@@ -65,7 +72,8 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       tags,
       operationId: 'getWebhookSigningSecret',
       summary: "The PBX's Standard Webhooks secret, to verify webhook-signature",
-      description: 'Each message carries webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">), as the Standard Webhooks specification defines.',
+      description:
+        'Each message carries webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">), as the Standard Webhooks specification defines.',
       response: { 200: SigningSecretResponse },
     },
     handler: async (request, reply) => {

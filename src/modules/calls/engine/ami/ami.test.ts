@@ -9,13 +9,17 @@ describe('AMI framing', () => {
   function parse(chunks: string[]) {
     const banners: string[] = [];
     const messages: AmiMessage[] = [];
-    const parser = new AmiParser((b) => banners.push(b), (m) => messages.push(m));
+    const parser = new AmiParser(
+      (b) => banners.push(b),
+      (m) => messages.push(m),
+    );
     for (const chunk of chunks) parser.push(chunk);
     return { banners, messages };
   }
 
   it('reads the banner and messages however the bytes are split', () => {
-    const wire = 'Asterisk Call Manager/9.0.0\r\nResponse: Success\r\nActionID: 1\r\nMessage: Authentication accepted\r\n\r\nEvent: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n';
+    const wire =
+      'Asterisk Call Manager/9.0.0\r\nResponse: Success\r\nActionID: 1\r\nMessage: Authentication accepted\r\n\r\nEvent: FullyBooted\r\nPrivilege: system,all\r\nStatus: Fully Booted\r\n\r\n';
     for (const size of [1, 3, 7, wire.length]) {
       const chunks = wire.match(new RegExp(`[\\s\\S]{1,${size}}`, 'g'))!;
       const { banners, messages } = parse(chunks);
@@ -42,9 +46,25 @@ describe('AMI framing', () => {
   });
 
   it('serialises actions, refuses line breaks in values and masks secrets', () => {
-    expect(serializeAction([['Action', 'Ping'], ['ActionID', '7']])).toBe('Action: Ping\r\nActionID: 7\r\n\r\n');
-    expect(() => serializeAction([['Action', 'Login'], ['Username', 'a\r\nAction: Originate']])).toThrow();
-    expect(maskedText([['Action', 'Login'], ['Username', 'admin'], ['Secret', 'hunter2']])).toBe('Action: Login\r\nUsername: admin\r\nSecret: ********');
+    expect(
+      serializeAction([
+        ['Action', 'Ping'],
+        ['ActionID', '7'],
+      ]),
+    ).toBe('Action: Ping\r\nActionID: 7\r\n\r\n');
+    expect(() =>
+      serializeAction([
+        ['Action', 'Login'],
+        ['Username', 'a\r\nAction: Originate'],
+      ]),
+    ).toThrow();
+    expect(
+      maskedText([
+        ['Action', 'Login'],
+        ['Username', 'admin'],
+        ['Secret', 'hunter2'],
+      ]),
+    ).toBe('Action: Login\r\nUsername: admin\r\nSecret: ********');
   });
 
   it('maps Asterisk uniqueids to stable int64 record ids', () => {
@@ -72,7 +92,10 @@ describe('AMI client against a protocol-level peer', () => {
     const [ping, channels] = await Promise.all([client.action([['Action', 'Ping']]), client.action([['Action', 'CoreShowChannels']])]);
     expect(ping.response.get('Ping')).toBe('Pong');
     expect(channels.events.map((e) => e.get('Channel'))).toEqual(['PJSIP/alice-00000001', 'PJSIP/bob-00000002']);
-    const command = await client.action([['Action', 'Command'], ['Command', 'core show version']]);
+    const command = await client.action([
+      ['Action', 'Command'],
+      ['Command', 'core show version'],
+    ]);
     expect(command.response.output[0]).toMatch(/^Asterisk 20/);
     const unknown = await client.action([['Action', 'Bogus']]);
     expect(unknown.response.get('Response')).toBe('Error');
@@ -92,9 +115,22 @@ describe('AMI client against a protocol-level peer', () => {
     const client = await AmiClient.connect(options());
     await client.login('admin', 's3cr3t-ami');
     peer.behaviour = { ...peer.behaviour, originate: 'silent' };
-    await expect(client.action([['Action', 'Originate'], ['Channel', 'PJSIP/a'], ['Exten', '1']])).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(
+      client.action([
+        ['Action', 'Originate'],
+        ['Channel', 'PJSIP/a'],
+        ['Exten', '1'],
+      ]),
+    ).rejects.toMatchObject({ kind: 'timeout' });
     peer.behaviour = { ...peer.behaviour, originate: 'disconnect' };
-    const pending = client.action([['Action', 'Originate'], ['Channel', 'PJSIP/a'], ['Exten', '1']], { timeoutMs: 5000 });
+    const pending = client.action(
+      [
+        ['Action', 'Originate'],
+        ['Channel', 'PJSIP/a'],
+        ['Exten', '1'],
+      ],
+      { timeoutMs: 5000 },
+    );
     await expect(pending).rejects.toMatchObject({ kind: 'disconnected' });
     await expect(client.action([['Action', 'Ping']])).rejects.toBeInstanceOf(AmiError);
     peer.behaviour = { ...peer.behaviour, originate: 'success' };
@@ -109,7 +145,9 @@ describe('AMI client against a protocol-level peer', () => {
 
     const silent: Server = createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    await expect(AmiClient.connect({ ...options(), port: (silent.address() as { port: number }).port, connectTimeoutMs: 150 })).rejects.toMatchObject({ kind: 'timeout' });
+    await expect(AmiClient.connect({ ...options(), port: (silent.address() as { port: number }).port, connectTimeoutMs: 150 })).rejects.toMatchObject({
+      kind: 'timeout',
+    });
     await new Promise<void>((resolve) => silent.close(() => resolve()));
 
     peer.behaviour = { ...peer.behaviour, noBanner: true };

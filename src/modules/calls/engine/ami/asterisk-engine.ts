@@ -29,8 +29,7 @@ export function engineFailure(error: unknown, trace: AmiTraceEntry[] | null): En
 
 /** The Originate action of a click-to-call: ring the user's endpoints, then dial the destination. */
 export function originateAction(request: OriginateRequest, context: string): AmiFields {
-  const channel =
-    request.endpoints.length === 1 ? dialString(request.endpoints[0]) : `Local/ring@${RING_CONTEXT}`;
+  const channel = request.endpoints.length === 1 ? dialString(request.endpoints[0]) : `Local/ring@${RING_CONTEXT}`;
   const fields: AmiFields = [
     ['Action', 'Originate'],
     ['ActionID', request.actionId],
@@ -57,10 +56,21 @@ function dialString(endpoint: OriginateRequest['endpoints'][number]): string {
 }
 
 /** Opens a connection, logs in, and runs `work`; always logs off. Failures become EngineFailure. */
-export async function withAmi<T>(ctx: AppContext, connection: AmiConnection, trace: boolean, work: (client: AmiClient) => Promise<T>): Promise<{ value: T; trace: AmiTraceEntry[] | null }> {
+export async function withAmi<T>(
+  ctx: AppContext,
+  connection: AmiConnection,
+  trace: boolean,
+  work: (client: AmiClient) => Promise<T>,
+): Promise<{ value: T; trace: AmiTraceEntry[] | null }> {
   let client: AmiClient | null = null;
   try {
-    client = await AmiClient.connect({ host: connection.host, port: connection.port, connectTimeoutMs: ctx.config.amiConnectTimeoutMs, actionTimeoutMs: ctx.config.amiActionTimeoutMs, trace });
+    client = await AmiClient.connect({
+      host: connection.host,
+      port: connection.port,
+      connectTimeoutMs: ctx.config.amiConnectTimeoutMs,
+      actionTimeoutMs: ctx.config.amiActionTimeoutMs,
+      trace,
+    });
     await client.login(connection.username, connection.secret);
     const value = await work(client);
     await client.logoff();
@@ -102,5 +112,10 @@ export async function testAmiConnection(ctx: AppContext, connection: AmiConnecti
     ]);
     return { banner: client.banner, version: response.output.find((line) => line.trim())?.trim() ?? null };
   });
-  return { ami_version: value.banner.replace(/^Asterisk Call Manager\//, ''), asterisk_version: value.version, latency_ms: Date.now() - started, trace: exchange };
+  return {
+    ami_version: value.banner.replace(/^Asterisk Call Manager\//, ''),
+    asterisk_version: value.version,
+    latency_ms: Date.now() - started,
+    trace: exchange,
+  };
 }

@@ -77,7 +77,10 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
         socket.destroy();
         reject(error);
       };
-      const timer = setTimeout(() => fail(new AmiError('timeout', `Timed out connecting to the PBX at ${options.host}:${options.port}.`)), options.connectTimeoutMs);
+      const timer = setTimeout(
+        () => fail(new AmiError('timeout', `Timed out connecting to the PBX at ${options.host}:${options.port}.`)),
+        options.connectTimeoutMs,
+      );
       const parser = new AmiParser(
         (banner) => {
           client.banner = banner;
@@ -91,7 +94,12 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
       );
       socket.on('data', (chunk: string) => parser.push(chunk));
       socket.on('error', (error: NodeJS.ErrnoException) => {
-        const reason = error.code === 'ECONNREFUSED' ? 'refused the connection' : error.code === 'ENOTFOUND' ? 'could not be resolved' : `failed (${error.code ?? error.message})`;
+        const reason =
+          error.code === 'ECONNREFUSED'
+            ? 'refused the connection'
+            : error.code === 'ENOTFOUND'
+              ? 'could not be resolved'
+              : `failed (${error.code ?? error.message})`;
         const failure = new AmiError('unreachable', `The PBX at ${options.host}:${options.port} is unreachable: the connection ${reason}.`);
         fail(failure);
         client.shutdown(failure);

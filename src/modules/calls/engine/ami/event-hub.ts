@@ -40,9 +40,12 @@ export class AmiEventHub {
 
   async start(): Promise<void> {
     await this.reconcile();
-    this.timer = setInterval(() => {
-      this.reconcile().catch((error: unknown) => this.options.log.warn({ err: error }, 'AMI event listeners not renewed'));
-    }, (this.options.leaseSeconds * 1000) / 3);
+    this.timer = setInterval(
+      () => {
+        this.reconcile().catch((error: unknown) => this.options.log.warn({ err: error }, 'AMI event listeners not renewed'));
+      },
+      (this.options.leaseSeconds * 1000) / 3,
+    );
     this.timer.unref();
   }
 
@@ -91,7 +94,13 @@ export class AmiEventHub {
   private async apply(pbxId: string, row: SettingsRow | undefined): Promise<void> {
     if (!row || row.enabled !== 1) return this.drop(pbxId, true);
     const now = this.ctx.clock.nowMs();
-    const held = await acquireLease(this.ctx.db, leaseName(pbxId), this.holder, new Date(now).toISOString(), new Date(now + this.options.leaseSeconds * 1000).toISOString());
+    const held = await acquireLease(
+      this.ctx.db,
+      leaseName(pbxId),
+      this.holder,
+      new Date(now).toISOString(),
+      new Date(now + this.options.leaseSeconds * 1000).toISOString(),
+    );
     if (!held) return this.drop(pbxId, false);
     const current = this.listeners.get(pbxId);
     if (current?.version === row.updated_at) return;

@@ -57,18 +57,40 @@ export async function cdrFromAmiEvent(ctx: AppContext, tenant: Tenant, event: Am
     is_internal: internal,
     caller: { user_id: placed?.user_id ?? caller?.userId ?? null, name: callerId.name || caller?.name || '', number: source },
     receivers: [
-      { user_id: callee?.userId ?? null, status, name: callee?.name ?? '', number: destination, start_time: start, answer_time: answer, end_time: end, duration, billsec },
+      {
+        user_id: callee?.userId ?? null,
+        status,
+        name: callee?.name ?? '',
+        number: destination,
+        start_time: start,
+        answer_time: answer,
+        end_time: end,
+        duration,
+        billsec,
+      },
     ],
     call_flow: [
       { color: 'info', text: 'Call started', sub_text: event.get('Channel') ?? null, time: start },
       ...(answer ? [{ color: 'success' as const, text: 'Answered', sub_text: event.get('DestinationChannel') || null, time: answer }] : []),
-      { color: status === 'ANSWERED' ? 'secondary' : 'warning', text: status === 'ANSWERED' ? 'Hung up' : `Ended: ${(event.get('Disposition') ?? 'failed').toLowerCase()}`, sub_text: null, time: end },
+      {
+        color: status === 'ANSWERED' ? 'secondary' : 'warning',
+        text: status === 'ANSWERED' ? 'Hung up' : `Ended: ${(event.get('Disposition') ?? 'failed').toLowerCase()}`,
+        sub_text: null,
+        time: end,
+      },
     ],
   };
 }
 
 /** OriginateResponse reasons (Asterisk's AST_CONTROL values). */
-const ORIGINATE_REASONS: Record<string, string> = { '0': 'no such extension or number', '1': 'no answer', '3': 'no answer', '4': 'answered', '5': 'busy', '8': 'congested' };
+const ORIGINATE_REASONS: Record<string, string> = {
+  '0': 'no such extension or number',
+  '1': 'no answer',
+  '3': 'no answer',
+  '4': 'answered',
+  '5': 'busy',
+  '8': 'congested',
+};
 
 /** Applies one AMI event: call progress of calls placed here, and Cdr events into the history. */
 export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: AmiMessage): Promise<void> {
@@ -79,12 +101,22 @@ export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: Ami
     if (!placed || placed.pbx_id !== tenant.pbxId) return;
     const success = event.get('Response')?.toLowerCase() === 'success';
     const reason = ORIGINATE_REASONS[event.get('Reason') ?? ''] ?? `reason ${event.get('Reason') ?? 'unknown'}`;
-    await updatePlacedCall(ctx.db, tenant, placed.id, { status: success ? 'answered' : 'failed', uniqueid: event.get('Uniqueid') || placed.uniqueid, reason, updated_at: now });
+    await updatePlacedCall(ctx.db, tenant, placed.id, {
+      status: success ? 'answered' : 'failed',
+      uniqueid: event.get('Uniqueid') || placed.uniqueid,
+      reason,
+      updated_at: now,
+    });
   } else if (name === 'newchannel' || name === 'hangup') {
     const placed = await findPlacedCallByUniqueid(ctx.db, tenant, event.get('Uniqueid') ?? '');
     if (!placed) return;
     if (name === 'newchannel' && placed.status === 'queued') await updatePlacedCall(ctx.db, tenant, placed.id, { status: 'ringing', updated_at: now });
-    if (name === 'hangup') await updatePlacedCall(ctx.db, tenant, placed.id, { status: placed.status === 'failed' ? 'failed' : 'ended', reason: event.get('Cause-txt') ?? placed.reason, updated_at: now });
+    if (name === 'hangup')
+      await updatePlacedCall(ctx.db, tenant, placed.id, {
+        status: placed.status === 'failed' ? 'failed' : 'ended',
+        reason: event.get('Cause-txt') ?? placed.reason,
+        updated_at: now,
+      });
   } else if (name === 'cdr') {
     const record = await cdrFromAmiEvent(ctx, tenant, event);
     if (record) await ingestCdrs(ctx, tenant, [record], 'ami');
@@ -143,9 +175,16 @@ export class AmiEventListener {
     if (this.stopped) return;
     let client: AmiClient | null = null;
     try {
-      client = await AmiClient.connect({ host: this.connection.host, port: this.connection.port, connectTimeoutMs: this.ctx.config.amiConnectTimeoutMs, actionTimeoutMs: this.ctx.config.amiActionTimeoutMs });
+      client = await AmiClient.connect({
+        host: this.connection.host,
+        port: this.connection.port,
+        connectTimeoutMs: this.ctx.config.amiConnectTimeoutMs,
+        actionTimeoutMs: this.ctx.config.amiActionTimeoutMs,
+      });
       client.on('event', (event) => {
-        this.chain = this.chain.then(() => handleAmiEvent(this.ctx, this.tenant, event)).catch((error: unknown) => this.options.log?.warn({ err: error }, 'AMI event not applied'));
+        this.chain = this.chain
+          .then(() => handleAmiEvent(this.ctx, this.tenant, event))
+          .catch((error: unknown) => this.options.log?.warn({ err: error }, 'AMI event not applied'));
       });
       client.on('close', () => this.retry());
       await client.login(this.connection.username, this.connection.secret);

@@ -64,7 +64,10 @@ export class AmiTestPeer {
     if (!this.behaviour.noBanner) socket.write('Asterisk Call Manager/9.0.0\r\n');
     else socket.write('SSH-2.0-OpenSSH_9.6\r\n');
     // The peer parses what the client sends; a fake banner line starts the parser.
-    const parser = new AmiParser(() => undefined, (message) => this.handle(socket, message));
+    const parser = new AmiParser(
+      () => undefined,
+      (message) => this.handle(socket, message),
+    );
     parser.push('client\r\n');
     socket.on('data', (chunk: string) => parser.push(chunk));
   }
@@ -78,36 +81,80 @@ export class AmiTestPeer {
       if (this.users.get(message.get('Username') ?? '') === message.get('Secret')) {
         socket.loggedIn = true;
         this.logins++;
-        reply([['Response', 'Success'], ['Message', 'Authentication accepted']]);
+        reply([
+          ['Response', 'Success'],
+          ['Message', 'Authentication accepted'],
+        ]);
       } else {
-        reply([['Response', 'Error'], ['Message', 'Authentication failed']]);
+        reply([
+          ['Response', 'Error'],
+          ['Message', 'Authentication failed'],
+        ]);
       }
       return;
     }
-    if (!socket.loggedIn) return reply([['Response', 'Error'], ['Message', 'Permission denied']]);
+    if (!socket.loggedIn)
+      return reply([
+        ['Response', 'Error'],
+        ['Message', 'Permission denied'],
+      ]);
     switch (action) {
       case 'ping':
-        return reply([['Response', 'Success'], ['Ping', 'Pong'], ['Timestamp', '1768467600.000000']]);
+        return reply([
+          ['Response', 'Success'],
+          ['Ping', 'Pong'],
+          ['Timestamp', '1768467600.000000'],
+        ]);
       case 'logoff':
-        reply([['Response', 'Goodbye'], ['Message', 'Thanks for all the fish.']]);
+        reply([
+          ['Response', 'Goodbye'],
+          ['Message', 'Thanks for all the fish.'],
+        ]);
         socket.end();
         return;
       case 'command':
         if (this.behaviour.legacyCommand) {
-          socket.write(`Response: Follows\r\nActionID: ${actionId}\r\nPrivilege: Command\r\nAsterisk 18.20.0 built by root @ pbx on a x86_64 running Linux\r\n\r\nsecond line: with a colon\r\n--END COMMAND--\r\n\r\n`);
+          socket.write(
+            `Response: Follows\r\nActionID: ${actionId}\r\nPrivilege: Command\r\nAsterisk 18.20.0 built by root @ pbx on a x86_64 running Linux\r\n\r\nsecond line: with a colon\r\n--END COMMAND--\r\n\r\n`,
+          );
           return;
         }
-        return reply([['Response', 'Success'], ['Message', 'Command output follows'], ['Output', 'Asterisk 20.5.0 built by root @ pbx on a x86_64 running Linux'], ['Output', 'second line: with a colon']]);
+        return reply([
+          ['Response', 'Success'],
+          ['Message', 'Command output follows'],
+          ['Output', 'Asterisk 20.5.0 built by root @ pbx on a x86_64 running Linux'],
+          ['Output', 'second line: with a colon'],
+        ]);
       case 'coreshowchannels':
-        reply([['Response', 'Success'], ['EventList', 'start'], ['Message', 'Channels will follow']]);
-        write(socket, [['Event', 'CoreShowChannel'], ['ActionID', actionId], ['Channel', 'PJSIP/alice-00000001']]);
-        write(socket, [['Event', 'CoreShowChannel'], ['ActionID', actionId], ['Channel', 'PJSIP/bob-00000002']]);
-        write(socket, [['Event', 'CoreShowChannelsComplete'], ['ActionID', actionId], ['EventList', 'Complete'], ['ListItems', '2']]);
+        reply([
+          ['Response', 'Success'],
+          ['EventList', 'start'],
+          ['Message', 'Channels will follow'],
+        ]);
+        write(socket, [
+          ['Event', 'CoreShowChannel'],
+          ['ActionID', actionId],
+          ['Channel', 'PJSIP/alice-00000001'],
+        ]);
+        write(socket, [
+          ['Event', 'CoreShowChannel'],
+          ['ActionID', actionId],
+          ['Channel', 'PJSIP/bob-00000002'],
+        ]);
+        write(socket, [
+          ['Event', 'CoreShowChannelsComplete'],
+          ['ActionID', actionId],
+          ['EventList', 'Complete'],
+          ['ListItems', '2'],
+        ]);
         return;
       case 'originate':
         return this.originate(socket, message, reply);
       default:
-        return reply([['Response', 'Error'], ['Message', 'Invalid/unknown command']]);
+        return reply([
+          ['Response', 'Error'],
+          ['Message', 'Invalid/unknown command'],
+        ]);
     }
   }
 
@@ -120,25 +167,73 @@ export class AmiTestPeer {
         socket.destroy();
         return;
       case 'error':
-        return reply([['Response', 'Error'], ['Message', 'Originate failed']]);
+        return reply([
+          ['Response', 'Error'],
+          ['Message', 'Originate failed'],
+        ]);
     }
-    reply([['Response', 'Success'], ['Message', 'Originate successfully queued']]);
+    reply([
+      ['Response', 'Success'],
+      ['Message', 'Originate successfully queued'],
+    ]);
     const uniqueid = message.get('ChannelId') ?? `1768467600.${this.sequence++}`;
     const channel = `${message.get('Channel')}-0000${this.sequence++}`;
     const callerId = message.get('CallerID') ?? '';
     const exten = message.get('Exten') ?? '';
     const events: AmiFields[] = [
-      [['Event', 'Newchannel'], ['Privilege', 'call,all'], ['Channel', channel], ['ChannelState', '0'], ['Uniqueid', uniqueid], ['Linkedid', uniqueid], ['Exten', exten]],
-      [['Event', 'OriginateResponse'], ['Privilege', 'call,all'], ['ActionID', actionId], ['Response', 'Success'], ['Channel', channel], ['Context', message.get('Context') ?? ''], ['Exten', exten], ['Reason', '4'], ['Uniqueid', uniqueid], ['CallerIDNum', '<unknown>']],
-      [['Event', 'Hangup'], ['Privilege', 'call,all'], ['Channel', channel], ['Uniqueid', uniqueid], ['Cause', '16'], ['Cause-txt', 'Normal Clearing']],
+      [
+        ['Event', 'Newchannel'],
+        ['Privilege', 'call,all'],
+        ['Channel', channel],
+        ['ChannelState', '0'],
+        ['Uniqueid', uniqueid],
+        ['Linkedid', uniqueid],
+        ['Exten', exten],
+      ],
+      [
+        ['Event', 'OriginateResponse'],
+        ['Privilege', 'call,all'],
+        ['ActionID', actionId],
+        ['Response', 'Success'],
+        ['Channel', channel],
+        ['Context', message.get('Context') ?? ''],
+        ['Exten', exten],
+        ['Reason', '4'],
+        ['Uniqueid', uniqueid],
+        ['CallerIDNum', '<unknown>'],
+      ],
+      [
+        ['Event', 'Hangup'],
+        ['Privilege', 'call,all'],
+        ['Channel', channel],
+        ['Uniqueid', uniqueid],
+        ['Cause', '16'],
+        ['Cause-txt', 'Normal Clearing'],
+      ],
     ];
     if (this.behaviour.emitCdr) {
       const answered = this.behaviour.disposition === 'ANSWERED';
       events.push([
-        ['Event', 'Cdr'], ['Privilege', 'cdr,all'], ['AccountCode', ''], ['Source', /<([^>]+)>/.exec(callerId)?.[1] ?? '101'], ['Destination', exten], ['DestinationContext', message.get('Context') ?? ''],
-        ['CallerID', callerId], ['Channel', channel], ['DestinationChannel', answered ? 'PJSIP/trunk-00000099' : ''], ['LastApplication', 'Dial'], ['LastData', ''],
-        ['StartTime', '2026-01-15 09:00:00'], ['AnswerTime', answered ? '2026-01-15 09:00:07' : ''], ['EndTime', '2026-01-15 09:01:07'], ['Duration', '67'], ['BillableSeconds', answered ? '60' : '0'],
-        ['Disposition', this.behaviour.disposition], ['AMAFlags', 'DOCUMENTATION'], ['UniqueID', uniqueid], ['UserField', ''],
+        ['Event', 'Cdr'],
+        ['Privilege', 'cdr,all'],
+        ['AccountCode', ''],
+        ['Source', /<([^>]+)>/.exec(callerId)?.[1] ?? '101'],
+        ['Destination', exten],
+        ['DestinationContext', message.get('Context') ?? ''],
+        ['CallerID', callerId],
+        ['Channel', channel],
+        ['DestinationChannel', answered ? 'PJSIP/trunk-00000099' : ''],
+        ['LastApplication', 'Dial'],
+        ['LastData', ''],
+        ['StartTime', '2026-01-15 09:00:00'],
+        ['AnswerTime', answered ? '2026-01-15 09:00:07' : ''],
+        ['EndTime', '2026-01-15 09:01:07'],
+        ['Duration', '67'],
+        ['BillableSeconds', answered ? '60' : '0'],
+        ['Disposition', this.behaviour.disposition],
+        ['AMAFlags', 'DOCUMENTATION'],
+        ['UniqueID', uniqueid],
+        ['UserField', ''],
       ]);
     }
     // Events go to every logged-in session, as Asterisk broadcasts them.
