@@ -1,6 +1,6 @@
 /**
  * The domains of the API, in the order their routes register. Each domain is a folder with an
- * `index.ts` that registers its routes and exports what other domains may use; room is kept for
+ * `index.ts` that lists its route plugins and exports what other domains may use; room is kept for
  * `workforce`, `routing` and `config-push` (see their README files and docs/architecture.md).
  */
 import type { FastifyInstance } from 'fastify';
@@ -15,10 +15,14 @@ import { healthRoutes } from './operations/index.js';
 
 const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes];
 
-/** Health and readiness at the root; every domain under the API prefix. */
+/**
+ * Health and readiness at the root; every resource's routes under the API prefix, each a plugin
+ * directly below the app (a plugin level per domain would make every request's objects one
+ * prototype deeper, for nothing).
+ */
 export async function registerModules(app: FastifyInstance, { ctx, apiPrefix }: { ctx: AppContext; apiPrefix: string }): Promise<void> {
   await app.register(healthRoutes, { ctx });
-  for (const domain of API_DOMAINS) await app.register(domain, { ctx, prefix: apiPrefix });
+  for (const routes of API_DOMAINS.flat()) await app.register(routes, { ctx, prefix: apiPrefix });
 }
 
 /** Each domain's demo rows for a tenant, in dependency order (calls ring the directory's people). */

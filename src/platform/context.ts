@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
@@ -22,3 +23,6 @@ export interface AppContext {
   /** When each tenant's data last changed: what in-process caches check before serving. */
   changes: ChangeTracker;
 }
+
+/** A resource's routes, registered as a Fastify plugin of its own (its schemas stay its own). */
+export type RoutePlugin = (app: FastifyInstance, options: { ctx: AppContext }) => Promise<void>;

@@ -2,15 +2,12 @@
  * Address book: the PBX's contacts (global or private), their groups, favourites and blocks, the
  * caller lookup, and spreadsheet imports run by a durable job.
  */
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../platform/context.js';
+import type { RoutePlugin } from '../../platform/context.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
 import { contactImportRoutes } from './imports/contact-imports.routes.js';
 
-export async function addressBookRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  await app.register(contactRoutes, { ctx });
-  await app.register(contactImportRoutes, { ctx });
-}
+/** Each resource's routes (contact groups register with the contacts), registered by modules/index.ts. */
+export const addressBookRoutes: RoutePlugin[] = [contactRoutes, contactImportRoutes];
 
 export { seedAddressBook } from './address-book.seed.js';
 

@@ -2,17 +2,13 @@
  * Calls: placing calls (origination), the call history (CDRs and recordings) and the PBX engine
  * that places them (the simulated engine, or Asterisk over AMI with its event listener).
  */
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../platform/context.js';
+import type { RoutePlugin } from '../../platform/context.js';
 import { cdrRoutes } from './cdrs/cdrs.routes.js';
 import { originationRoutes } from './origination/calls.routes.js';
 import { pbxEngineRoutes } from './engine/pbx-engine.routes.js';
 
-export async function callsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  await app.register(cdrRoutes, { ctx });
-  await app.register(originationRoutes, { ctx });
-  await app.register(pbxEngineRoutes, { ctx });
-}
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const callsRoutes: RoutePlugin[] = [cdrRoutes, originationRoutes, pbxEngineRoutes];
 
 export { seedCallHistory } from './calls.seed.js';
 

@@ -3,8 +3,7 @@
  * caller identities, twinnings, forwards, do-not-disturb, user groups, phone buttons, push devices,
  * WebRTC accounts, in-call state, roaming and user settings.
  */
-import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../platform/context.js';
+import type { RoutePlugin } from '../../platform/context.js';
 import { userRoutes } from './users/users.routes.js';
 import { extensionRoutes } from './extensions/extensions.routes.js';
 import { sipDeviceRoutes } from './sip-devices/sip-devices.routes.js';
@@ -21,7 +20,8 @@ import { phoneButtonRoutes } from './phone-buttons/phone-buttons.routes.js';
 import { webrtcRoutes } from './webrtc/webrtc.routes.js';
 import { roamingRoutes } from './roaming/roaming.routes.js';
 
-const RESOURCES = [
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const directoryRoutes: RoutePlugin[] = [
   userRoutes,
   extensionRoutes,
   sipDeviceRoutes,
@@ -38,10 +38,6 @@ const RESOURCES = [
   webrtcRoutes,
   roamingRoutes,
 ];
-
-export async function directoryRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  for (const routes of RESOURCES) await app.register(routes, { ctx });
-}
 
 export { seedDirectory } from './directory.seed.js';
 
