@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +43,14 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
   afterAll(() => {
     for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
   });
+
+  it('the package bin runs as npx runs it: executed itself, not through node', async ({ expect }) => {
+    const { dataDir } = workspace();
+    const bin = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> }).bin['pbx-api'];
+    expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
+    const { stdout } = await run(bin, ['migrate'], { env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }, timeout: 60_000 });
+    expect(stdout).toMatch(/^Applied: 0001_foundation/);
+  }, 60_000);
 
   it('seed --demo --json prints only JSON, the same JSON twice', async ({ expect }) => {
     const { cli } = workspace();
