@@ -100,7 +100,7 @@ export class DndService {
   /** Sets the status of each target, creating the rule when it does not exist yet; all or nothing. */
   async bulk(tenant: Tenant, principal: Principal, userId: string, body: Static<typeof BulkDndBody>): Promise<Array<{ id: string; status: boolean }>> {
     const user = await this.owner(tenant, principal, userId, true);
-    const rules: Rule[] = body.dnds.map((d) => ({ type: d.type, caller_identity_id: d.caller_identity_id, extension_id: null, status: d.status }));
+    const rules: Rule[] = body.dnds.map((d) => ({ type: d.type, caller_identity_id: d.caller_identity_id ?? null, extension_id: null, status: d.status }));
     const errors: FieldErrors = {};
     for (const [index, rule] of rules.entries()) Object.assign(errors, await this.check(tenant, user, rule, `dnds.${index}.`));
     if (Object.keys(errors).length) throw new ValidationFailed(errors);

@@ -54,7 +54,9 @@ describe('DND rules', () => {
       ],
     });
     expect(refused.statusCode).toBe(422);
-    expect(Object.keys(refused.json().errors)).toEqual(expect.arrayContaining(['dnds.2.type', 'dnds.2.status', 'dnds.2.caller_identity_id']));
+    expect(Object.keys(refused.json().errors)).toEqual(expect.arrayContaining(['dnds.2.type', 'dnds.2.status']));
+    const missing = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, { dnds: [{ type: 'external', status: true }] });
+    expect(missing.json().errors).toEqual({ 'dnds.0.caller_identity_id': ['The caller identity id field is required when type is external.'] });
     const semantic = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, {
       dnds: [
         { type: 'external', caller_identity_id: null, status: true },
@@ -64,6 +66,14 @@ describe('DND rules', () => {
     expect(semantic.statusCode).toBe(422);
     expect(Object.keys(semantic.json().errors).sort()).toEqual(['dnds.0.caller_identity_id', 'dnds.1.caller_identity_id']);
     expect((await call('GET', `/users/${user.id}/dnds`, user.token)).json().data).toEqual([]);
+  });
+
+  it('bulk: an internal rule needs no caller_identity_id at all (the contract requires it for external rules only)', async () => {
+    const user = await createUser(t.ctx);
+    const response = await call('POST', `/users/${user.id}/dnds/bulk`, user.token, { dnds: [{ type: 'internal', status: true }] });
+    expect(response.statusCode, response.body).toBe(200);
+    const [rule] = (await call('GET', `/users/${user.id}/dnds`, user.token)).json().data;
+    expect(rule).toMatchObject({ id: response.json().data[0].id, type: 'internal', caller_identity_id: null, status: true });
   });
 
   it('PUT replaces the rule: omitted fields reset to their defaults', async () => {
