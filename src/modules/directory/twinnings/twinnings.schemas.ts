@@ -31,13 +31,16 @@ const fields = {
   phone_number: Type.String({
     minLength: 0,
     maxLength: 24,
-    description: 'Any dialable form, stored in E.164 (PBX country as default region); empty clears it.',
+    description:
+      'Any dialable form, stored in E.164 (PBX country as default region); empty clears it; a value that is no phone number is 422. Not kept for a teams twinning (reached through its integration).',
   }),
   delay: Type.Integer({ minimum: 0, maximum: 2147483647 }),
   type: StringEnum(TWINNING_TYPES),
-  dial_strategy: StringEnum(DIAL_STRATEGIES),
-  fmc_enabled: Type.Boolean(),
-  backup_phone_number: Nullable(Type.String({ minLength: 0, maxLength: 24 })),
+  dial_strategy: StringEnum(DIAL_STRATEGIES, { description: 'Stored as sent on any twinning; the PBX applies it to mobile twinnings with FMC only.' }),
+  fmc_enabled: Type.Boolean({
+    description: 'false together with a backup_phone_number is 422: the backup number is what turns FMC on. Not kept for a teams twinning.',
+  }),
+  backup_phone_number: Nullable(Type.String({ minLength: 0, maxLength: 24, description: 'Setting one turns FMC on. Not kept for a teams twinning.' })),
 };
 
 /**

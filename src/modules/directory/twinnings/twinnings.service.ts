@@ -42,8 +42,11 @@ const label = (field: string) => field.replace(/_/g, ' ');
 
 /**
  * The twinning after applying `body` to `current`: one set of rules for create, PUT and PATCH.
- * Only supplied fields change; numbers are normalised to E.164; the provision lock, the FMC
- * coupling and the type constraints are checked on the result.
+ * Only supplied fields change; numbers are normalised to E.164. Refused, as the contract has it:
+ * a change of a provisioned twinning's locked values, and (an invariant the contract implies)
+ * `fmc_enabled: false` sent with the backup number that turns FMC on. Accepted and stored as sent,
+ * though the PBX uses them only where they apply: a dial strategy on a twinning without FMC; for a
+ * teams twinning, numbers and FMC are not kept (a team endpoint is reached through its integration).
  */
 function applyChanges(current: State, body: Body, country: string): State {
   const errors: FieldErrors = {};
@@ -84,17 +87,9 @@ function applyChanges(current: State, body: Body, country: string): State {
     next.fmc_enabled = 1;
   }
 
-  if (next.type === 'teams') {
-    // A team-collaboration endpoint is reached through the integration, never by number.
-    if (phone) fail('phone_number', 'A teams twinning has no phone number.');
-    if (backup) fail('backup_phone_number', 'A teams twinning has no backup phone number.');
-    if (body.fmc_enabled === true) fail('fmc_enabled', 'FMC applies only to mobile twinnings.');
-    if (current.type !== 'teams') Object.assign(next, { phone_number: null, backup_phone_number: null, fmc_enabled: 0 });
-  }
-  if (body.dial_strategy !== undefined && body.dial_strategy !== 'gsm_only' && !(next.type === 'mobile' && next.fmc_enabled === 1)) {
-    fail('dial_strategy', 'The dial strategy applies only to mobile twinnings with FMC enabled.');
-  }
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
+  // A team-collaboration endpoint is reached through the integration, never by number.
+  if (next.type === 'teams') Object.assign(next, { phone_number: null, backup_phone_number: null, fmc_enabled: 0 });
   return next;
 }
 
