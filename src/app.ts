@@ -9,7 +9,7 @@ import { registerErrorHandling, registerNotFoundHandler } from './http/error-han
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerQueryFlags } from './http/query-flags.js';
 import { registerRouteDocs } from './http/route-docs.js';
-import { registerContentRules } from './http/content.js';
+import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
@@ -76,7 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandling(app, config.env === 'production');
   registerRouteDocs(app, API_PREFIX);
-  registerContentRules(app, API_PREFIX);
+  registerContentRules(app);
   registerQueryFlags(app, API_PREFIX);
   registerMetrics(app);
   await registerOpenApi(app, config, API_PREFIX);
@@ -84,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
   registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
+  registerAcceptCheck(app, API_PREFIX);
   registerNotFoundHandler(app);
   await app.register(registerModules, { ctx, apiPrefix: API_PREFIX });
 

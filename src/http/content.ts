@@ -25,13 +25,22 @@ export function acceptsAny(accept: string, produced: string[]): boolean {
 
 /**
  * JSON in, JSON out: only application/json bodies are parsed (415 otherwise; multipart where a
- * module registers it), an `accept` header that rules out everything the route produces is
- * answered with 406, and every response names its request id.
+ * module registers it), and every response names its request id. Register first.
  */
-export function registerContentRules(app: FastifyInstance, apiPrefix: string): void {
+export function registerContentRules(app: FastifyInstance): void {
   app.removeContentTypeParser('text/plain');
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
+  });
+}
+
+/**
+ * An `accept` header that rules out everything the route produces is answered with 406. Register
+ * after the rate limits, so that this answer too is counted and carries their headers.
+ */
+export function registerAcceptCheck(app: FastifyInstance, apiPrefix: string): void {
+  app.addHook('onRequest', (request, _reply, done) => {
     const accept = request.headers.accept;
     if (!accept || !request.url.startsWith(apiPrefix) || request.url.startsWith(`${apiPrefix}/docs`)) return done();
     if (!acceptsAny(accept, producedMediaTypes(request))) return done(new ClientError(406, 'Not Acceptable: this endpoint answers with application/json.'));

@@ -34,6 +34,19 @@ describe.each(stores)('rate limits ($name store)', ({ env }) => {
     const invalid = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: {} });
     expect(invalid.statusCode).toBe(422);
     expect(invalid.headers['x-ratelimit-limit']).toBeDefined();
+    // The answers given before a handler runs count and carry the headers too.
+    const early = [
+      await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: { ...bearer(user.token), accept: 'application/xml' } }),
+      await t.app.inject({ method: 'POST', url: '/api/v1/login', headers: { 'content-type': 'text/plain' }, payload: 'x' }),
+      await t.app.inject({ method: 'POST', url: '/api/v1/login', headers: { 'content-type': 'application/json' }, payload: '{' }),
+      await t.app.inject({ method: 'GET', url: '/api/v1/no-such-route', headers: bearer(user.token) }),
+    ];
+    expect(early.map((response) => response.statusCode)).toEqual([406, 415, 422, 404]);
+    for (const response of early) {
+      expect(response.headers['x-ratelimit-limit'], `${response.statusCode}`).toBe('120');
+      expect(response.headers['x-ratelimit-remaining'], `${response.statusCode}`).toBeDefined();
+      expect(response.headers['x-request-id'], `${response.statusCode}`).toBeDefined();
+    }
   });
 
   it("uses the PBX plan's limit per principal, then answers 429 with Retry-After", async () => {
