@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config.js';
+import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { commandContext, openConfiguredDatabase, openMigratedDatabase } from './runtime.js';
 import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
@@ -14,6 +15,7 @@ import type { ApiKeyKind } from './db/schema.js';
 // module's routes and schemas); only the commands that use them import them, so the others start
 // without that cost.
 const loadServer = () => import('./server.js');
+const loadApp = () => import('./app.js');
 const loadDemoSeed = () => import('./demo-seed.js');
 const loadDirectory = () => import('./modules/directory/index.js');
 
@@ -23,6 +25,7 @@ Commands:
   serve                               migrate, seed demo data into an empty database, serve the API
   migrate                             apply pending database migrations
   seed --demo [--json]                seed the demo tenants (idempotent); --json prints only the JSON
+  openapi                             print the OpenAPI 3.1 document the server serves at /api/v1/openapi.json
   tenant create --name NAME [--country LU] [--timezone Europe/Luxembourg] [--plan standard] [--rate-limit N]
   user create --pbx PBX_ID --email EMAIL [--password PASSWORD] [--first-name F] [--last-name L] [--role user|admin]
   api-key create --kind pbx|integration|internal|pbx-server [--pbx PBX_ID] [--name NAME] [--scopes a,b]
@@ -65,7 +68,7 @@ async function run(argv: string[]): Promise<void> {
     return;
   }
   const config = loadConfig();
-  const single = ['serve', 'migrate', 'seed'].includes(command);
+  const single = ['serve', 'migrate', 'seed', 'openapi'].includes(command);
   if (!single && !sub) throw new UsageError(`${command} needs a sub-command`);
   switch (single ? command : `${command} ${sub}`) {
     case 'serve':
@@ -89,6 +92,8 @@ async function run(argv: string[]): Promise<void> {
           );
       });
     }
+    case 'openapi':
+      return printOpenApi(config);
     case 'tenant create':
       return withDatabase(config, true, async (database) => {
         const rateLimit = values['rate-limit'] === undefined ? null : Number(values['rate-limit']);
@@ -163,6 +168,21 @@ async function withDatabase(
   try {
     await work(database);
   } finally {
+    await database.close();
+  }
+}
+
+/** The document as the server builds it, from an app on a throw-away database, with no background work. */
+async function printOpenApi(config: Config): Promise<void> {
+  const { buildApp } = await loadApp();
+  const database = openDatabase({ sqlitePath: ':memory:' });
+  const quiet = { ...config, redisUrl: null, jobWorkerEnabled: false, amiEventsEnabled: false };
+  const app = await buildApp({ config: quiet, database, logger: false });
+  try {
+    await app.ready();
+    process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+  } finally {
+    await app.close();
     await database.close();
   }
 }

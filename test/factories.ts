@@ -1,5 +1,5 @@
-import { randomBytes, scrypt } from 'node:crypto';
-import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { hashPassword } from '../src/platform/crypto.js';
 import type { AppContext } from '../src/platform/context.js';
 import { insertPbx } from '../src/platform/tenancy.js';
 import { insertUser, type NewUser } from '../src/modules/directory/users/users.queries.js';
@@ -29,20 +29,13 @@ export async function createTenant(
   return { pbxId: pbx.id };
 }
 
-const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
-
 /**
- * The users made here (some 500 a run) get their passwords hashed the way hashPassword() does,
- * but at scrypt N=1024 rather than 16384, a sixteenth of the work: a stored hash names its own
- * parameters, so logging in verifies them exactly as it verifies production hashes. Users
- * created through the API and the CLI are hashed by hashPassword() itself.
+ * The users made here (some 500 a run) get their passwords hashed at scrypt N=1024 rather than
+ * 16384, a sixteenth of the work: a stored hash names its own parameters, so logging in verifies
+ * them exactly as it verifies production hashes. Users created through the API and the CLI get
+ * the production cost.
  */
-async function quickPasswordHash(password: string): Promise<string> {
-  const [N, r, p] = [1024, 8, 1];
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, 32, { N, r, p });
-  return `scrypt$${N}$${r}$${p}$${salt.toString('base64')}$${hash.toString('base64')}`;
-}
+const FIXTURE_SCRYPT_COST = 1024;
 
 export interface TestUser {
   id: string;
@@ -73,7 +66,7 @@ export async function createUser(
   if (stored)
     await ctx.db
       .updateTable('users')
-      .set({ password_hash: await quickPasswordHash(stored) })
+      .set({ password_hash: await hashPassword(stored, FIXTURE_SCRYPT_COST) })
       .where('id', '=', user.id)
       .execute();
   const token = await issueUserToken(ctx.db, ctx.clock, user, { name: 'test', ttlSeconds: 3600 });

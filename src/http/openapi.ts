@@ -16,8 +16,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'pbx-api', version: '0.1.0', description: DESCRIPTION },
-      servers: [{ url: config.baseUrl.replace(/\/api\/v1$/, '') }],
+      info: { title: 'pbx-api', version: '0.1.0', description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      // The server's address ends in /api/v1 (the contract's {base_url}), so paths are the contract's own (`/login`, `/me`).
+      servers: [{ url: config.baseUrl, description: 'This server' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'User token from POST /login, a magic link or a one-time code (prefix pbxu_).' },
@@ -33,6 +34,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
         },
       },
     },
+    stripBasePath: false,
+    transform: ({ schema, url }) => ({ schema, url: url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url }),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 

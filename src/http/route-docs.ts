@@ -12,6 +12,17 @@ export function securityFor(auth: RouteAuth): Array<Record<string, string[]>> {
   return schemes;
 }
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Error statuses a route answers beyond those its auth, params and body imply (a public login's 401 and 403). */
+    answers?: readonly ErrorStatus[];
+  }
+}
+
+/** The contract's error bodies, by status. */
+const ERROR_BODIES = { 401: 'UnauthorizedError', 403: 'ForbiddenError', 404: 'NotFoundError', 422: 'ValidationError', 429: 'MessageError' } as const;
+export type ErrorStatus = keyof typeof ERROR_BODIES;
+
 const ref = (id: string) => ({ $ref: `${id}#` });
 
 /**
@@ -21,21 +32,23 @@ const ref = (id: string) => ({ $ref: `${id}#` });
 export function registerRouteDocs(app: FastifyInstance, apiPrefix: string): void {
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith(apiPrefix) || route.url.startsWith(`${apiPrefix}/docs`) || route.method === 'HEAD') return;
-    const auth = route.config?.auth;
+    const config = route.config;
+    const auth = config?.auth;
     if (!auth) throw new Error(`route ${String(route.method)} ${route.url} declares no config.auth`);
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const response = (schema.response ??= {});
     schema.security = auth.public ? [] : securityFor(auth);
-    const add = (status: string, id: string) => {
-      if (!(status in response)) response[status] = ref(id);
+    const add = (status: ErrorStatus) => {
+      if (!(status in response)) response[status] = ref(ERROR_BODIES[status]);
     };
     if (!auth.public) {
-      add('401', 'UnauthorizedError');
-      add('403', 'ForbiddenError');
+      add(401);
+      add(403);
     }
-    if (route.url.includes(':')) add('404', 'NotFoundError');
-    if (schema.body || schema.querystring || schema.params) add('422', 'ValidationError');
-    add('429', 'MessageError');
-    add('5xx', 'ServerError');
+    if (route.url.includes(':')) add(404);
+    if (schema.body || schema.querystring || schema.params) add(422);
+    for (const status of config.answers ?? []) add(status);
+    add(429);
+    if (!('5xx' in response)) response['5xx'] = ref('ServerError');
   });
 }

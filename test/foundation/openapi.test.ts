@@ -1,15 +1,32 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers.js';
+import { createUser } from '../factories.js';
 
 interface Operation {
   operationId?: string;
   security?: unknown[];
+  parameters?: unknown[];
+  requestBody?: unknown;
   responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
 }
 
+/** Errors the sign-in endpoints answer though they are public (wrong credentials, a disabled account). */
+const SIGN_IN_ERRORS: Record<string, string[]> = {
+  'post /login': ['401', '403'],
+  'get /magic-login/{token}': ['401', '403', '404'],
+  'post /passwordless/login': ['401', '403'],
+  'post /passwordless/verify': ['401', '403'],
+  'post /passwordless/resend': ['401', '403'],
+};
+
 describe('OpenAPI document and docs page', () => {
   let t: TestApp;
-  let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components: { securitySchemes: Record<string, unknown> } };
+  let document: {
+    openapi: string;
+    servers: Array<{ url: string }>;
+    paths: Record<string, Record<string, Operation>>;
+    components: { securitySchemes: Record<string, unknown> };
+  };
   beforeAll(async () => {
     t = await buildTestApp();
     document = (await t.app.inject('/api/v1/openapi.json')).json();
@@ -41,8 +58,44 @@ describe('OpenAPI document and docs page', () => {
     expect(Object.keys(document.paths).length).toBeGreaterThan(5);
   });
 
+  it('names the server by the contract base URL, ending in /api/v1, and the paths below it', () => {
+    expect(document.servers).toEqual([expect.objectContaining({ url: 'http://pbx.test/api/v1' })]);
+    expect(Object.keys(document.paths)).toContain('/login');
+    expect(Object.keys(document.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('documents the errors each operation can answer: 401/403 when secured, 404 with a path id, 422 with input, 429 always', () => {
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        const expected = ['429', ...(SIGN_IN_ERRORS[`${method} ${path}`] ?? [])];
+        if (operation.security?.length) expected.push('401', '403');
+        if (path.includes('{')) expected.push('404');
+        if (operation.parameters?.length || operation.requestBody) expected.push('422');
+        for (const status of expected) if (!operation.responses[status]) missing.push(`${method.toUpperCase()} ${path}: ${status}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('documents what the sign-in endpoints really answer', async () => {
+    const user = await createUser(t.ctx);
+    const disabled = await createUser(t.ctx, { fields: { status: 'disabled' } });
+    const answers: Array<[string, string, Promise<{ statusCode: number }>]> = [
+      ['post', '/login', t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: user.email, password: 'wrong-password' } })],
+      ['post', '/login', t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: disabled.email, password: disabled.password } })],
+      ['get', '/magic-login/{token}', t.app.inject({ method: 'GET', url: '/api/v1/magic-login/no-such-token' })],
+      ['post', '/passwordless/verify', t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code: '000000' } })],
+    ];
+    for (const [method, path, pending] of answers) {
+      const { statusCode } = await pending;
+      expect(statusCode, `${method} ${path}`).toBeGreaterThanOrEqual(400);
+      expect(Object.keys(document.paths[path][method].responses), `${method} ${path} answered ${statusCode}`).toContain(String(statusCode));
+    }
+  });
+
   it('uses the contract error bodies', () => {
-    const me = document.paths['/api/v1/me'].get;
+    const me = document.paths['/me'].get;
     expect(me.security).toEqual([{ bearerAuth: [] }]);
     expect(JSON.stringify(me.responses['401'])).toContain('#/components/schemas/UnauthorizedError');
     const schemas = (document.components as unknown as { schemas: Record<string, { properties: Record<string, unknown> }> }).schemas;

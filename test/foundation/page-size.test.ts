@@ -8,12 +8,13 @@ interface Parameter {
 }
 
 /** Every list of the OpenAPI document, with the page-size name it declares. */
-function listsOf(document: { paths: Record<string, Record<string, { parameters?: Parameter[] }>> }) {
+function listsOf(document: { servers: Array<{ url: string }>; paths: Record<string, Record<string, { parameters?: Parameter[] }>> }) {
+  const base = new URL(document.servers[0].url).pathname;
   const lists: Array<{ path: string; declared: 'perPage' | 'per_page' }> = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     const names = (methods.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
     const declared = names.find((name): name is 'perPage' | 'per_page' => name === 'perPage' || name === 'per_page');
-    if (declared) lists.push({ path, declared });
+    if (declared) lists.push({ path: `${base}${path}`, declared });
   }
   return lists;
 }

@@ -47,7 +47,10 @@ export const BulkDndBody = Type.Object(
   {
     dnds: Type.Array(
       // The contract requires caller_identity_id only for external rules: an internal one may leave it out.
-      Type.Object({ type: ruleFields.type, caller_identity_id: Type.Optional(ruleFields.caller_identity_id), status: ruleFields.status }, { additionalProperties: false }),
+      Type.Object(
+        { type: ruleFields.type, caller_identity_id: Type.Optional(ruleFields.caller_identity_id), status: ruleFields.status },
+        { additionalProperties: false },
+      ),
       { minItems: 1, maxItems: 200 },
     ),
   },

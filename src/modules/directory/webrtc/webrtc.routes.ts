@@ -31,7 +31,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   });
 
   const accounts = resourceRoutes(app, ctx.config.baseUrl, { tags, schema: WebrtcSummary, present: (summaries: WebrtcSummaryView[]) => summaries });
-  accounts.action('/users/:user/webrtc', {
+  accounts.action('/users/:user/webrtc-account', {
     method: 'PUT',
     auth: MANAGE,
     operationId: 'saveWebrtc',
@@ -40,7 +40,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     body: SaveWebrtcBody,
     run: async ({ tenant, principal, params, body }) => service.save(tenant, await targetUser(ctx.db, tenant, principal, params.user), body),
   });
-  accounts.delete('/users/:user/webrtc', {
+  accounts.delete('/users/:user/webrtc-account', {
     auth: MANAGE,
     operationId: 'deleteWebrtc',
     summary: 'Remove the WebRTC account of a user',

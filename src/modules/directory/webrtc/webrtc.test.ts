@@ -18,7 +18,7 @@ describe('WebRTC configuration', () => {
       fields: { allow_dnd: 0, voicemail_type: 'internal', voicemail_destination: 'email_and_phone', call_information_visibility: 'own_group_only' },
     });
     const { identity, number } = await createCallerIdentity(t.ctx, admin.tenant, { user_id: user.id });
-    const saved = await call('PUT', `/users/${user.id}/webrtc`, admin.token, {
+    const saved = await call('PUT', `/users/${user.id}/webrtc-account`, admin.token, {
       hostname: 'webrtc.pbx.example',
       port: 8089,
       username: 'alice_webrtc',
@@ -67,7 +67,7 @@ describe('WebRTC configuration', () => {
 
   it('refuses every other principal on the by-email read, and unknown e-mails are 404', async () => {
     const admin = await createAdmin(t.ctx);
-    await call('PUT', `/users/${admin.id}/webrtc`, admin.token, { hostname: 'webrtc.pbx.example', port: 8089, password: 'another-secret' });
+    await call('PUT', `/users/${admin.id}/webrtc-account`, admin.token, { hostname: 'webrtc.pbx.example', port: 8089, password: 'another-secret' });
     expect((await call('GET', `/users/${admin.email}/webrtc`, admin.token)).statusCode).toBe(403);
     expect((await call('GET', `/users/${admin.email}/webrtc`, await createKey(t.ctx, admin.tenant, 'pbx'))).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/${admin.email}/webrtc` })).statusCode).toBe(401);
@@ -81,7 +81,7 @@ describe('WebRTC configuration', () => {
   it('validates the account (422); only administrators manage it (403); another tenant is 404', async () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
-    const invalid = await call('PUT', `/users/${user.id}/webrtc`, admin.token, {
+    const invalid = await call('PUT', `/users/${user.id}/webrtc-account`, admin.token, {
       hostname: 'webrtc.pbx.example',
       port: 70000,
       password: 'short',
@@ -89,9 +89,13 @@ describe('WebRTC configuration', () => {
     });
     expect(invalid.statusCode).toBe(422);
     expect(Object.keys(invalid.json().errors).sort()).toEqual(['password', 'port', 'voicemail_pin']);
-    expect((await call('PUT', `/users/${user.id}/webrtc`, user.token, { hostname: 'h.example', port: 1, password: 'long-enough' })).statusCode).toBe(403);
+    expect((await call('PUT', `/users/${user.id}/webrtc-account`, user.token, { hostname: 'h.example', port: 1, password: 'long-enough' })).statusCode).toBe(
+      403,
+    );
     const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
-    expect((await call('PUT', `/users/${user.id}/webrtc`, stranger.token, { hostname: 'h.example', port: 1, password: 'long-enough' })).statusCode).toBe(404);
-    expect((await call('DELETE', `/users/${user.id}/webrtc`, admin.token)).statusCode).toBe(404);
+    expect(
+      (await call('PUT', `/users/${user.id}/webrtc-account`, stranger.token, { hostname: 'h.example', port: 1, password: 'long-enough' })).statusCode,
+    ).toBe(404);
+    expect((await call('DELETE', `/users/${user.id}/webrtc-account`, admin.token)).statusCode).toBe(404);
   });
 });

@@ -7,13 +7,15 @@ import { CodeSentResponse, EmailBody, LoginBody, MagicLoginParams, MessageRespon
 
 const tags = ['Login and identity'];
 const PUBLIC = { auth: { public: true } } as const;
+/** Public, and answering 401 for credentials that do not hold and 403 for a disabled account. */
+const SIGN_IN = { auth: { public: true }, answers: [401, 403] } as const;
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new AuthService(ctx);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/login', {
-    config: PUBLIC,
+    config: SIGN_IN,
     schema: { tags, operationId: 'login', summary: 'Log in with e-mail and password', body: LoginBody, response: { 200: TokenResponse } },
     handler: async (request) => ({ message: 'Login successful.', data: { token: await service.login(request.body.email, request.body.password, request.ip) } }),
   });
@@ -44,7 +46,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.get('/magic-login/:token', {
-    config: PUBLIC,
+    config: SIGN_IN,
     schema: {
       tags,
       operationId: 'magicLogin',
@@ -57,13 +59,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.post('/passwordless/login', {
-    config: PUBLIC,
+    config: SIGN_IN,
     schema: { tags, operationId: 'passwordlessLogin', summary: 'E-mail a one-time login code', body: EmailBody, response: { 200: CodeSentResponse } },
     handler: async (request) => ({ success: true, expires_in: await service.passwordlessLogin(request.body.email, request.ip) }),
   });
 
   r.post('/passwordless/verify', {
-    config: PUBLIC,
+    config: SIGN_IN,
     schema: {
       tags,
       operationId: 'passwordlessVerify',
@@ -78,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.post('/passwordless/resend', {
-    config: PUBLIC,
+    config: SIGN_IN,
     schema: {
       tags,
       operationId: 'passwordlessResend',
