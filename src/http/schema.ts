@@ -18,6 +18,16 @@ export function StringEnum<const T extends readonly string[]>(values: T, options
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 }
 
+/**
+ * A schema embedded in another resource's answer, without its `$id`: the same resource may be
+ * embedded at several places of one answer (a profile's extensions and their devices), and a
+ * schema id may appear only once per document.
+ */
+export function Embedded<T extends TSchema>(schema: T): T {
+  const { $id: _id, ...rest } = schema;
+  return rest as T;
+}
+
 export const Uuid = (options: SchemaOptions = {}) => Type.String({ format: 'uuid', ...options });
 export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });
 export const DateOnly = (options: SchemaOptions = {}) => Type.String({ format: 'date', ...options });

@@ -1,8 +1,18 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Embedded, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { IncludeParam } from '../../../http/include.js';
 import { UserSummary } from '../shared/user-summary.js';
+import { SipDevice } from '../sip-devices/sip-devices.schemas.js';
+import { UserGroup } from '../user-groups/user-groups.schemas.js';
+
+/** What `include` may embed: the owner (`user`), the owner with its groups, the device it rings on. */
+export const EXTENSION_INCLUDES = ['user.groups', 'sipDevice'] as const;
+
+const ExtensionUser = Type.Object(
+  { ...UserSummary.properties, groups: Type.Optional(Type.Array(Embedded(UserGroup), { description: 'With include=user.groups: the user\u2019s groups.' })) },
+  { description: 'With include=user (or user.groups): the owner; null when the extension has none.' },
+);
 
 export const EXTENSION_SORTS = ['number', 'name', 'created_at'] as const;
 
@@ -16,7 +26,13 @@ export const Extension = Type.Object(
     user_id: Nullable(Uuid()),
     voicemail_enabled: Type.Boolean(),
     is_favorite: Type.Optional(Type.Boolean({ description: 'PRINCIPAL-CONDITIONAL: present for user tokens only.' })),
-    user: Type.Optional(Nullable(UserSummary)),
+    user: Type.Optional(Nullable(ExtensionUser)),
+    sipDevice: Type.Optional(
+      Nullable(Embedded(SipDevice), {
+        description:
+          'With include=sipDevice: the SIP device the extension rings on (logged in there by roaming, else its home device, the oldest first); null when none.',
+      }),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
@@ -37,10 +53,10 @@ export const CreateExtensionBody = Type.Object(
 export const UpdateExtensionBody = Type.Partial(CreateExtensionBody, { additionalProperties: false });
 
 export const ExtensionParams = Type.Object({ extension: Uuid() });
-export const ExtensionInclude = Type.Object({ include: IncludeParam(['user']) });
+export const ExtensionInclude = Type.Object({ include: IncludeParam(EXTENSION_INCLUDES) });
 export const ExtensionListQuery = ListQuery({
   sort: EXTENSION_SORTS,
-  include: ['user'],
+  include: EXTENSION_INCLUDES,
   filters: {
     user_id: Uuid(),
     trashed: StringEnum(['without', 'with', 'only']),

@@ -12,6 +12,9 @@ import { flag, toFlag } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { withNextVoipId } from '../shared/db-helpers.js';
 import { assertTenantUser, userSummaries } from '../shared/user-summary.js';
+import { sipDevicesOfExtensions } from '../sip-devices/sip-devices.queries.js';
+import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
+import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
 import type { ExtensionTable } from '../directory.tables.js';
 import type { CreateExtensionBody, Extension, UpdateExtensionBody } from './extensions.schemas.js';
 import {
@@ -49,28 +52,35 @@ export function presentExtension(row: ExtensionRow): ExtensionView {
 export class ExtensionsService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** Rows as the contract shows them to this principal: `is_favorite` for users only, `user` when asked. */
+  /**
+   * Rows as the contract shows them to this principal: `is_favorite` for users only; `user` (with
+   * its `groups` for `user.groups`) and `sipDevice` when asked.
+   */
   async present(tenant: Tenant, principal: Principal, rows: ExtensionRow[], include: Set<string>): Promise<ExtensionView[]> {
-    const favorites =
-      principal.kind === 'user'
-        ? await favoriteExtensionIds(
-            this.ctx.db,
-            principal.userId,
-            rows.map((r) => r.id),
-          )
-        : new Set<string>();
-    const users = include.has('user')
-      ? await userSummaries(
-          this.ctx.db,
-          tenant,
-          rows.map((r) => r.user_id),
-        )
-      : null;
-    return rows.map((row) => ({
-      ...presentExtension(row),
-      ...perUserFields(principal, () => ({ is_favorite: favorites.has(row.id) })),
-      ...(users ? { user: row.user_id ? (users.get(row.user_id) ?? null) : null } : {}),
-    }));
+    const ids = rows.map((row) => row.id);
+    const ownerIds = rows.flatMap((row) => (row.user_id ? [row.user_id] : []));
+    const [favorites, users, groups, devices] = await Promise.all([
+      principal.kind === 'user' ? favoriteExtensionIds(this.ctx.db, principal.userId, ids) : new Set<string>(),
+      include.has('user') ? userSummaries(this.ctx.db, tenant, ownerIds) : null,
+      include.has('user.groups') ? groupsOfUsers(this.ctx.db, tenant, ownerIds) : null,
+      include.has('sipDevice') ? sipDevicesOfExtensions(this.ctx.db, tenant, ids) : null,
+    ]);
+    const owner = (userId: string | null) => {
+      const summary = userId ? users?.get(userId) : undefined;
+      if (!summary) return null;
+      return groups ? { ...summary, groups: (groups.get(summary.id) ?? []).map((group) => presentUserGroup(group, group.members)) } : summary;
+    };
+    // Logged in there by roaming first, else the oldest device whose home extension it is.
+    const deviceOf = (id: string) => devices?.find((device) => device.roaming_extension_id === id) ?? devices?.find((device) => device.extension_id === id);
+    return rows.map((row) => {
+      const device = devices ? deviceOf(row.id) : undefined;
+      return {
+        ...presentExtension(row),
+        ...perUserFields(principal, () => ({ is_favorite: favorites.has(row.id) })),
+        ...(users ? { user: owner(row.user_id) } : {}),
+        ...(devices ? { sipDevice: device ? presentSipDevice(device) : null } : {}),
+      };
+    });
   }
 
   list(tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {

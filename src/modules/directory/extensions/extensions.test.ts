@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp, apiCaller } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('extensions', () => {
   let t: TestApp;
@@ -86,6 +86,38 @@ describe('extensions', () => {
     ] as const) {
       const response = await call(method, url, stranger.token, method === 'PATCH' ? { name: 'x' } : undefined);
       expect(response.statusCode, `${method} ${url}`).toBe(404);
+    }
+  });
+
+  it('embeds nested relations: include=user.groups,sipDevice (one level down, same allow-list rules)', async () => {
+    const admin = await createAdmin(t.ctx);
+    const owner = await createUser(t.ctx, { tenant: admin.tenant });
+    const ext = await createExtension(t.ctx, admin.tenant, { number: '401', user_id: owner.id });
+    const lonely = await createExtension(t.ctx, admin.tenant, { number: '402' });
+    const device = await createSipDevice(t.ctx, admin.tenant, { user_id: owner.id, extension_id: ext.id });
+    const group = await call('POST', `/users/${owner.id}/user-groups`, admin.token, { name: 'Night shift' });
+    expect(group.statusCode).toBe(201);
+
+    const list = await call('GET', '/extensions?include=user.groups,sipDevice&sort=number', admin.token);
+    expect(list.statusCode, list.body).toBe(200);
+    const [withOwner, withoutOwner] = list.json().data;
+    expect(withOwner).toMatchObject({
+      id: ext.id,
+      user: { id: owner.id, email: owner.email, groups: [{ id: group.json().data.id, name: 'Night shift' }] },
+      sipDevice: { id: device.id, extension_id: ext.id },
+    });
+    expect(withoutOwner).toMatchObject({ id: lonely.id, user: null, sipDevice: null });
+
+    const userOnly = (await call('GET', `/extensions/${ext.id}?include=user`, admin.token)).json().data;
+    expect(userOnly.user).toEqual({ id: owner.id, first_name: 'Test', last_name: expect.any(String), email: owner.email });
+    expect(userOnly).not.toHaveProperty('sipDevice');
+    const plain = (await call('GET', `/extensions/${ext.id}`, admin.token)).json().data;
+    expect(plain).not.toHaveProperty('user');
+
+    for (const include of ['user.extensions', 'sipDevice.user', 'groups']) {
+      const refused = await call('GET', `/extensions?include=${include}`, admin.token);
+      expect(refused.statusCode, include).toBe(422);
+      expect(refused.json().errors.include[0]).toContain('Allowed: user, user.groups, sipDevice');
     }
   });
 });

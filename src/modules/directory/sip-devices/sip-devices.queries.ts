@@ -46,6 +46,17 @@ export function sipDevicesOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: strin
   return devicesOf(db, tenant, {}).selectAll().where('user_id', 'in', userIds).orderBy('name').execute();
 }
 
+/** Live devices an extension rings on: logged in there by roaming, or its home device. */
+export function sipDevicesOfExtensions(db: Kysely<DB>, tenant: Tenant, extensionIds: string[]) {
+  if (extensionIds.length === 0) return Promise.resolve([]);
+  return devicesOf(db, tenant, {})
+    .selectAll()
+    .where((eb) => eb.or([eb('extension_id', 'in', extensionIds), eb('roaming_extension_id', 'in', extensionIds)]))
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
 export async function insertSipDevice(db: Kysely<DB>, row: Insertable<SipDeviceTable>): Promise<void> {
   await db.insertInto('sip_devices').values(row).execute();
 }
