@@ -120,7 +120,12 @@ async function settle(db: Kysely<DB>, dialect: DialectName): Promise<void> {
 export function cursorAtDepth(newest: number, depth: number): string | null {
   if (depth === 0) return null;
   const i = depth - 1;
-  return encodeCursor({ startTime: callTimeOf(new Date((newest - i * SPACING) * 1000)), cdrId: BASE_ID + i });
+  return encodeCursor({
+    after: { startTime: callTimeOf(new Date((newest - i * SPACING) * 1000)), cdrId: String(BASE_ID + i) },
+    direction: 'next',
+    offset: depth,
+    order: 'desc',
+  });
 }
 
 /** Runs per CDR endpoint: BENCH_ROUNDS, at most 3 (eleven endpoints per database). */

@@ -44,18 +44,19 @@ const ON_EACH_SIDE = 3;
  * Builds the envelope for one page. `path` is the absolute endpoint URL; `query` the request's
  * query string pairs, kept on every link except `page`.
  */
-export function paginate<T>(items: T[], total: number, page: PageRequest, path: string, query: Record<string, unknown>): PageEnvelope<T> {
+export function paginate<T>(
+  items: T[],
+  total: number,
+  page: PageRequest,
+  path: string,
+  query: Record<string, unknown>,
+  /** Links to the neighbouring pages other than by number (a keyset list's cursors). */
+  neighbours?: { prev: string | null; next: string | null },
+): PageEnvelope<T> {
   const lastPage = Math.max(1, Math.ceil(total / page.perPage));
-  const url = (n: number) => {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(query)) {
-      if (key !== 'page' && value !== undefined && value !== null) params.append(key, linkValue(value));
-    }
-    params.set('page', String(n));
-    return `${path}?${params.toString()}`;
-  };
-  const prev = page.page > 1 ? url(Math.min(page.page - 1, lastPage)) : null;
-  const next = page.page < lastPage ? url(page.page + 1) : null;
+  const url = (n: number) => `${path}?${new URLSearchParams({ ...linkParams(query), page: String(n) }).toString()}`;
+  const prev = neighbours ? neighbours.prev : page.page > 1 ? url(Math.min(page.page - 1, lastPage)) : null;
+  const next = neighbours ? neighbours.next : page.page < lastPage ? url(page.page + 1) : null;
   const links: PageEnvelope<T>['meta']['links'] = [{ url: prev, label: '&laquo; Previous', active: false }];
   for (const n of pageWindow(page.page, lastPage)) {
     links.push(n === null ? { url: null, label: '...', active: false } : { url: url(n), label: String(n), active: n === page.page });
@@ -89,6 +90,13 @@ function pageWindow(current: number, last: number): Array<number | null> {
 
 function range(from: number, to: number): number[] {
   return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+}
+
+/** The request's query as the parameters of a link to another page: every value as text, `page` left to the link. */
+export function linkParams(query: Record<string, unknown>): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (key !== 'page' && value !== undefined && value !== null) params[key] = linkValue(value);
+  return params;
 }
 
 /** A query value as it goes back into a link: what the query-string parser made of it, as text. */

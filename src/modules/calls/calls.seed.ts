@@ -84,7 +84,7 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
   const now = ctx.clock.now();
   const baseId = Math.floor(now.getTime() / 1000) * 1000;
   const records: IngestCdrView[] = [];
-  const recorded: Array<{ record: IngestCdrView; seconds: number }> = [];
+  const recorded: Array<{ record: IngestCdrView; id: number; seconds: number }> = [];
 
   for (let i = 0; i < CALLS; i++) {
     const day = Math.floor((i * 21) / CALLS);
@@ -234,7 +234,7 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
       notes: i % 23 === 0 ? [{ text: 'Customer asked for a call back next week.', author: answeredBy.name }] : [],
     };
     records.push(record);
-    if (answered.length && (kind === 'queue' || kind === 'conference' || i % 9 === 0)) recorded.push({ record, seconds: 1 + roll(3) });
+    if (answered.length && (kind === 'queue' || kind === 'conference' || i % 9 === 0)) recorded.push({ record, id: baseId + i, seconds: 1 + roll(3) });
   }
 
   for (let i = 0; i < records.length; i += 100) await ingestCdrs(ctx, { pbxId: tenant.pbxId }, records.slice(i, i + 100), 'seed');
@@ -242,14 +242,14 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
   const root = recordingsRoot(ctx.config.dataDir, tenant.pbxId);
   let samplePath = '';
   let sampleRecorded = 0;
-  for (const { record, seconds } of recorded) {
-    const path = recordingRelativePath(record.start_time, record.cdr_id, 'full', '.wav');
-    const file = demoWav(seconds, 330 + (record.cdr_id % 5) * 110);
+  for (const { record, id, seconds } of recorded) {
+    const path = recordingRelativePath(record.start_time, id, 'full', '.wav');
+    const file = demoWav(seconds, 330 + (id % 5) * 110);
     await mkdir(join(root, path, '..'), { recursive: true });
     await writeFile(join(root, path), file);
     await upsertRecording(ctx.db, {
       pbx_id: tenant.pbxId,
-      cdr_id: record.cdr_id,
+      cdr_id: id,
       kind: 'full',
       path,
       name: path.split('/').pop()!,
@@ -260,11 +260,11 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
     // The sample is one the first demo user (who sees its own calls and recordings) took part in.
     if (!samplePath && record.receivers.some((l) => l.user_id === tenant.users[1]?.id)) {
       samplePath = path;
-      sampleRecorded = record.cdr_id;
+      sampleRecorded = id;
     }
   }
   if (!samplePath && recorded.length) {
-    sampleRecorded = recorded[0].record.cdr_id;
+    sampleRecorded = recorded[0].id;
     samplePath = recordingRelativePath(recorded[0].record.start_time, sampleRecorded, 'full', '.wav');
   }
   return { cdr: records[records.length - 1].cdr_id, cdr_with_recording: sampleRecorded, recording_path: samplePath, cdr_count: records.length };

@@ -7,8 +7,12 @@
 import type { ColumnType, Generated } from 'kysely';
 import type { Flag, Timestamp } from '../../db/columns.js';
 
-/** int64 columns: written as numbers; PostgreSQL's driver reads bigint back as a string. */
-export type BigIntColumn = ColumnType<number | string, number, number>;
+/**
+ * int64 columns: written as decimal text (exact at any size; both databases convert it) or a
+ * number; PostgreSQL's driver reads bigint back as a string, SQLite as a number (read exact ones
+ * through a cast to text).
+ */
+export type BigIntColumn = ColumnType<number | string, number | string, number | string>;
 
 export type CdrStatus = 'answered' | 'missed' | 'busy' | 'failed';
 export type CdrType = 'INCOMING' | 'OUTGOING';

@@ -25,7 +25,7 @@ export interface CdrSpec {
 }
 
 /** One realistic finished call: ringing for 8 seconds, then talking (or not) on one leg. */
-export function buildCdr(spec: CdrSpec = {}): IngestCdrView {
+export function buildCdr(spec: CdrSpec = {}): IngestCdrView & { cdr_id: number } {
   const start = new Date(`${(spec.start ?? '2026-01-10 10:00:00').replace(' ', 'T')}Z`);
   const answered = (spec.legStatus ?? 'ANSWERED') === 'ANSWERED';
   const talk = answered ? (spec.talkSeconds ?? 42) : 0;

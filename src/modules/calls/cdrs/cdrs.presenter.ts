@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { CallDetailRecordView, CallHistoryEntryView, Receiver, RecordingFile } from './cdrs.schemas.js';
-import type { CdrListRow, CdrRow, RecordingRow } from './cdrs.queries.js';
+import type { CdrDetailRow, CdrListRow, RecordingRow } from './cdrs.queries.js';
 import type { RecordingKind } from '../calls.tables.js';
 
 type RecordingFileView = Static<typeof RecordingFile>;
@@ -28,7 +28,8 @@ export function presentRecording(kind: RecordingKind, row: RecordingRow | undefi
 
 export function presentHistoryEntry(row: CdrListRow): CallHistoryEntryView {
   return {
-    id: Number(row.cdr_id),
+    // A 64-bit id: written out digit for digit (a JavaScript number would round it beyond 2^53).
+    id: BigInt(row.cdr_id),
     company_id: row.pbx_id,
     type: row.type,
     status: row.status,
@@ -47,7 +48,7 @@ export function presentHistoryEntry(row: CdrListRow): CallHistoryEntryView {
   };
 }
 
-export function presentDetail(row: CdrRow, recordings: RecordingRow[], recordingsAllowed: boolean, baseUrl: string): CallDetailRecordView {
+export function presentDetail(row: CdrDetailRow, recordings: RecordingRow[], recordingsAllowed: boolean, baseUrl: string): CallDetailRecordView {
   const byKind = new Map(recordings.map((recording) => [recording.kind, recording]));
   return {
     ...presentHistoryEntry(row),

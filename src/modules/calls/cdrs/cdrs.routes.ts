@@ -6,6 +6,7 @@ import { validationField, validationMessage, type AjvError } from '../../../http
 import type { AppContext } from '../../../platform/context.js';
 import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { DEFAULT_PAGE_SIZE } from '../../../http/list-query.js';
+import { linkParams, paginate } from '../../../http/pagination.js';
 import { ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { CdrsService, type RecordingUpload } from './cdrs.service.js';
 import {
@@ -65,10 +66,11 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     schema: {
       tags,
       operationId: 'listCallHistory',
-      summary: 'Call history, newest first, keyset-paginated',
+      summary: 'Call history, newest first, paginated',
       description:
         'Calls the principal may see: administrators and `call-history` keys see the whole PBX; a user sees what its `call_information_visibility` grants (own_calls: calls it took part in; own_group_only: calls of anyone sharing one of its groups; none: nothing). ' +
-        'Pagination is by cursor: read `meta.next_cursor` (or follow `links.next`) for the next, older page; there are no page numbers or totals, so any depth costs the same.',
+        'The standard paginated envelope: follow `links.next` / `links.prev` (they carry a keyset `cursor`: as cheap at any depth) or ask for a `page` by number. ' +
+        "`meta.total` counts the matching calls; it is counted once per set of filters until the PBX's data changes, and at most `CACHE_TTL_MS` late for calls recorded in the background.",
       querystring: CdrListQuery,
       response: { 200: CdrListResponse },
     },
@@ -85,16 +87,13 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         search: query.search?.trim() || undefined,
       };
       const perPage = query.perPage ?? DEFAULT_PAGE_SIZE;
-      const { items, next } = await service.list(tenantOfRequest(request), principalOf(request), { cursor: query.cursor, perPage, filters });
+      const order = query.sort === 'start_time' ? 'asc' : 'desc';
+      const history = await service.list(tenantOfRequest(request), principalOf(request), { cursor: query.cursor, page: query.page, perPage, order, filters });
       const path = `${ctx.config.baseUrl}/cdrs`;
-      let nextUrl: string | null = null;
-      if (next) {
-        const params = new URLSearchParams();
-        for (const [key, value] of Object.entries(query)) if (key !== 'cursor' && value !== undefined) params.append(key, String(value));
-        params.set('cursor', next);
-        nextUrl = `${path}?${params.toString()}`;
-      }
-      return { data: items, links: { next: nextUrl }, meta: { path, per_page: perPage, next_cursor: next } };
+      const { cursor: _cursor, ...numbered } = query;
+      const withCursor = (cursor: string | null) => cursor && `${path}?${new URLSearchParams({ ...linkParams(numbered), cursor }).toString()}`;
+      const page = { page: Math.floor(history.offset / perPage) + 1, perPage, offset: history.offset };
+      return paginate(history.items, history.total, page, path, numbered, { prev: withCursor(history.prev), next: withCursor(history.next) });
     },
   });
 

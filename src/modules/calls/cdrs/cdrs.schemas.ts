@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateOnly, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE, onlyPageSize } from '../../../http/list-query.js';
+import { ListQuery } from '../../../http/list-query.js';
+import { Paginated } from '../../../http/pagination.js';
 
 export const CALL_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const CallTime = (description = 'UTC, `YYYY-MM-DD HH:MM:SS`.') => Type.String({ pattern: CALL_TIME_PATTERN, description, examples: ['2026-01-15 09:30:12'] });
@@ -11,7 +12,6 @@ export const VIA_TYPES = ['CALL_FLOW', 'QUEUE', 'TWINNING', 'IVR'] as const;
 export const FLOW_COLORS = ['info', 'secondary', 'success', 'warning', 'danger'] as const;
 export const CALL_STATUSES = ['answered', 'missed', 'busy', 'failed'] as const;
 export const RECORDING_KINDS = ['full', 'caller', 'callee'] as const;
-const MAX_CDR_ID = Number.MAX_SAFE_INTEGER;
 
 const FreeForm = Type.Object({}, { additionalProperties: true });
 
@@ -49,7 +49,7 @@ export const RecordingFile = Type.Object({
 });
 
 const CdrCommon = {
-  id: Type.Integer({ minimum: 1, description: 'The `cdr_id` of the call (int64).' }),
+  id: Type.Unsafe<bigint>({ type: 'integer', format: 'int64', minimum: 1, description: 'The `cdr_id` of the call: a 64-bit integer, exact at any size.' }),
   company_id: Uuid({ description: 'The tenant (PBX).' }),
   type: StringEnum(CDR_TYPES),
   status: StringEnum(CALL_STATUSES, { description: 'Overall outcome: answered when any leg answered; busy or failed when every leg was; otherwise missed.' }),
@@ -90,46 +90,42 @@ export const CallHistoryEntry = Type.Object(CdrCommon, {
 export type CallHistoryEntryView = Static<typeof CallHistoryEntry>;
 
 export const CdrDetailResponse = Type.Object({ data: Type.Ref(CallDetailRecord), status: Type.Boolean(), message: Type.String() });
+/** A 64-bit call id as text: a path segment carries it exactly, where a JavaScript number would round it beyond 2^53. */
+const CdrIdDigits = { pattern: '^[1-9][0-9]{0,18}$', examples: ['1732619045123456'] };
+
 export const CdrParams = Type.Object({
-  id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The `cdr_id` from the call-history list (int64).' }),
+  id: Type.String({ ...CdrIdDigits, description: 'The `cdr_id` from the call-history list: a 64-bit integer (1 to 9223372036854775807), in digits.' }),
 });
 
 const DateOrTime = (description: string) => Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}( \\d{2}:\\d{2}:\\d{2})?$', description, examples: ['2026-01-01'] });
 
-export const CdrListQuery = Type.Object(
-  {
-    cursor: Type.Optional(
-      Type.String({ maxLength: 200, description: 'Opaque keyset cursor: `meta.next_cursor` of the previous page. Omit for the newest calls.' }),
-    ),
-    perPage: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: `Page size, 1-${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).` })),
-    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Part of a number or a name of any party.' })),
-    'filter[from]': Type.Optional(DateOrTime('Calls starting on or after this UTC date (`YYYY-MM-DD`) or time (`YYYY-MM-DD HH:MM:SS`).')),
-    'filter[to]': Type.Optional(DateOrTime('Calls starting on or before this UTC date (the whole day) or time.')),
-    'filter[type]': Type.Optional(StringEnum(CDR_TYPES, { description: 'Direction.' })),
-    'filter[status]': Type.Optional(StringEnum(CALL_STATUSES)),
-    'filter[user_id]': Type.Optional(Uuid({ description: 'Calls this user took part in (as caller or on any leg).' })),
-    'filter[internal]': Type.Optional(Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' })),
-    'filter[with_recording]': Type.Optional(Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' })),
+export const CdrListQuery = ListQuery({
+  sort: ['start_time'],
+  filters: {
+    from: DateOrTime('Calls starting on or after this UTC date (`YYYY-MM-DD`) or time (`YYYY-MM-DD HH:MM:SS`).'),
+    to: DateOrTime('Calls starting on or before this UTC date (the whole day) or time.'),
+    type: StringEnum(CDR_TYPES, { description: 'Direction.' }),
+    status: StringEnum(CALL_STATUSES),
+    user_id: Uuid({ description: 'Calls this user took part in (as caller or on any leg).' }),
+    internal: Type.Boolean({ description: 'true: only internal calls; false: only calls with an external party.' }),
+    with_recording: Type.Boolean({ description: 'true: only calls with a recording; false: only calls without.' }),
   },
-  onlyPageSize('perPage'),
-);
+  extra: {
+    cursor: Type.Optional(
+      Type.String({
+        maxLength: 300,
+        description:
+          'Opaque position carried by `links.next` and `links.prev`: the next or previous page, read by keyset, as cheap at any depth. Not combined with `page`.',
+      }),
+    ),
+  },
+});
 export type CdrListQueryView = Static<typeof CdrListQuery>;
 
-export const CdrListResponse = Type.Object(
-  {
-    data: Type.Array(Type.Ref(CallHistoryEntry)),
-    links: Type.Object({ next: Nullable(Type.String({ description: 'URL of the next (older) page, or null on the last page.' })) }),
-    meta: Type.Object({
-      path: Type.String(),
-      per_page: Type.Integer(),
-      next_cursor: Nullable(Type.String({ description: 'Pass as `cursor` to read the next page; null on the last page.' })),
-    }),
-  },
-  {
-    description:
-      'Newest first, by keyset: follow `links.next` (or pass `meta.next_cursor` as `cursor`); reading deep pages costs the same as the first. No total is counted.',
-  },
-);
+export const CdrListResponse = Paginated(Type.Ref(CallHistoryEntry), {
+  description:
+    'Newest first unless sort=start_time. The envelope of every paginated list; `links.next` and `links.prev` carry a keyset cursor, so paging on costs the same at any depth, while `links.first`, `links.last` and the page links read by page number (a page far from both ends costs more).',
+});
 
 // Ingestion, by the PBX server.
 const IngestLeg = Type.Object(
@@ -153,7 +149,14 @@ const IngestLeg = Type.Object(
 
 export const IngestCdr = Type.Object(
   {
-    cdr_id: Type.Integer({ minimum: 1, maximum: MAX_CDR_ID, description: 'The PBX id of the call; pushing the same id again changes nothing.' }),
+    cdr_id: Type.Unsafe<number | string>({
+      type: ['integer', 'string'],
+      minimum: 1,
+      maximum: Number.MAX_SAFE_INTEGER,
+      ...CdrIdDigits,
+      description:
+        'The PBX id of the call, 1 to 9223372036854775807; pushing the same id again changes nothing. Ids beyond 2^53 (9007199254740991) go as a string of digits, since a JSON number that large is rounded by most parsers.',
+    }),
     type: StringEnum(CDR_TYPES),
     start_time: CallTime(),
     answer_time: Type.Optional(Nullable(CallTime())),
@@ -207,7 +210,7 @@ export const RecordingQuery = Type.Object({
 
 export const UploadResponse = Type.Object({
   data: Type.Object({
-    cdr_id: Type.Integer(),
+    cdr_id: Type.Unsafe<bigint>({ type: 'integer', format: 'int64' }),
     created: Type.Boolean({ description: 'false when the record was already stored.' }),
     recordings: Type.Array(Type.Object({ kind: StringEnum(RECORDING_KINDS), path: Type.String(), size_bytes: Type.Integer() })),
   }),

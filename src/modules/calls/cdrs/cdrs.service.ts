@@ -20,8 +20,12 @@ import {
   recordingsOf,
   tenantUserIds,
   upsertRecording,
+  countCdrs,
   type CdrFilters,
   type CdrScope,
+  type CdrListRow,
+  type HistoryOrder,
+  type HistoryWindow,
   type Keyset,
 } from './cdrs.queries.js';
 import type { CallDetailRecordView, CallHistoryEntryView, IngestCdrView } from './cdrs.schemas.js';
@@ -72,24 +76,70 @@ export function callStatus(record: Pick<IngestCdrView, 'receivers' | 'billsec'>)
   return 'missed';
 }
 
-export const encodeCursor = (keyset: Keyset) => Buffer.from(JSON.stringify([keyset.startTime, keyset.cdrId])).toString('base64url');
+/** The largest id a bigint column holds. */
+const MAX_CDR_ID = 9_223_372_036_854_775_807n;
 
-function decodeCursor(cursor: string): Keyset {
+/**
+ * A call id as exact decimal text, from the digits or the (safe) number it was sent as; one
+ * outside 1..2^63-1 is a 422 on `field`.
+ */
+export function cdrIdOf(value: string | number, field: string): string {
+  const id = typeof value === 'number' ? (Number.isSafeInteger(value) ? BigInt(value) : null) : /^[1-9][0-9]{0,18}$/.test(value) ? BigInt(value) : null;
+  const label = (field.split('.').pop() ?? field).replace(/_/g, ' ');
+  if (id === null || id < 1n || id > MAX_CDR_ID) throw ValidationFailed.field(field, `The ${label} field must be an integer from 1 to ${MAX_CDR_ID}.`);
+  return id.toString();
+}
+
+/**
+ * Where a page of the history starts: the position it reads beyond, in which direction (a `next`
+ * page continues the order, a `prev` page walks back), how many rows come before it (its place in
+ * the page numbering) and the order it was made for.
+ */
+export interface HistoryCursor {
+  after: Keyset;
+  direction: 'next' | 'prev';
+  offset: number;
+  order: HistoryOrder;
+}
+
+export const encodeCursor = (cursor: HistoryCursor) =>
+  Buffer.from(JSON.stringify([cursor.after.startTime, cursor.after.cdrId, cursor.direction, cursor.offset, cursor.order])).toString('base64url');
+
+function decodeCursor(cursor: string): HistoryCursor {
   try {
-    const [startTime, cdrId] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
-    if (typeof startTime === 'string' && /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(startTime) && Number.isSafeInteger(cdrId))
-      return { startTime, cdrId: cdrId as number };
+    const [startTime, cdrId, direction, offset, order] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown[];
+    if (
+      typeof startTime === 'string' &&
+      /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/.test(startTime) &&
+      typeof cdrId === 'string' &&
+      /^[1-9][0-9]{0,18}$/.test(cdrId) &&
+      (direction === 'next' || direction === 'prev') &&
+      Number.isSafeInteger(offset) &&
+      (offset as number) >= 0 &&
+      (order === 'desc' || order === 'asc')
+    )
+      return { after: { startTime, cdrId }, direction, offset: offset as number, order };
   } catch {
     // reported below
   }
-  throw ValidationFailed.field('cursor', 'The cursor is invalid; use meta.next_cursor of the previous page.');
+  throw ValidationFailed.field('cursor', 'The cursor is invalid; follow links.next or links.prev of a page.');
+}
+
+/** A page of the history with its place in the whole: the rows, their total, and the cursors either side. */
+export interface HistoryPage {
+  items: CallHistoryEntryView[];
+  total: number;
+  /** Rows before this page (`from` is offset + 1). */
+  offset: number;
+  next: string | null;
+  prev: string | null;
 }
 
 export interface IngestResult {
   received: number;
   created: number;
   duplicates: number;
-  createdIds: Set<number>;
+  createdIds: Set<string>;
 }
 
 export interface RecordingUpload {
@@ -110,7 +160,16 @@ export interface RecordingStream {
 export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: IngestCdrView[], source: CdrTable['source']): Promise<IngestResult> {
   const errors: FieldErrors = {};
   const mentioned = new Set<string>();
+  const ids: string[] = [];
   records.forEach((record, index) => {
+    const field = `cdrs.${index}.cdr_id`;
+    try {
+      ids.push(cdrIdOf(record.cdr_id, field));
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      Object.assign(errors, error.errors);
+      ids.push('');
+    }
     if (record.end_time < record.start_time) errors[`cdrs.${index}.end_time`] = ['The end time must not be before the start time.'];
     if (record.answer_time && (record.answer_time < record.start_time || record.answer_time > record.end_time)) {
       errors[`cdrs.${index}.answer_time`] = ['The answer time must lie between the start and end times.'];
@@ -128,11 +187,13 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
   if (Object.keys(errors).length) throw new ValidationFailed(errors);
 
   const now = ctx.clock.now().toISOString();
-  const unique = new Map<number, IngestCdrView>();
-  for (const record of records) if (!unique.has(record.cdr_id)) unique.set(record.cdr_id, record);
+  const unique = new Map<string, IngestCdrView>();
+  records.forEach((record, index) => {
+    if (!unique.has(ids[index])) unique.set(ids[index], record);
+  });
   const rows: Array<Insertable<CdrTable>> = [];
   const participants: Array<Insertable<CdrParticipantTable>> = [];
-  for (const record of unique.values()) {
+  for (const [cdrId, record] of unique) {
     const receivers = record.receivers.map((leg) => ({
       id: leg.user_id ?? null,
       status: leg.status,
@@ -155,7 +216,7 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
     ];
     rows.push({
       pbx_id: tenant.pbxId,
-      cdr_id: record.cdr_id,
+      cdr_id: cdrId,
       type: record.type,
       status: callStatus(record),
       start_time: record.start_time,
@@ -183,13 +244,13 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
       created_at: now,
     });
     const users = new Set([record.caller.user_id, ...record.receivers.map((leg) => leg.user_id)].filter((id): id is string => !!id));
-    for (const userId of users) participants.push({ pbx_id: tenant.pbxId, cdr_id: record.cdr_id, user_id: userId, start_time: record.start_time });
+    for (const userId of users) participants.push({ pbx_id: tenant.pbxId, cdr_id: cdrId, user_id: userId, start_time: record.start_time });
   }
   const createdIds = await ctx.db.transaction().execute(async (trx) => {
     const created = await insertCdrs(trx, rows);
     await insertParticipants(
       trx,
-      participants.filter((row) => created.has(Number(row.cdr_id))),
+      participants.filter((row) => created.has(String(row.cdr_id))),
     );
     return created;
   });
@@ -200,9 +261,13 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
 export class CdrsService {
   // What each user may see: read on every history request, changed only with the tenant's data.
   private readonly visibilities: StampedCache<Visibility>;
+  // Totals of the history lists by scope and filters; several requests missing one count it once.
+  private readonly totals: StampedCache<number>;
+  private readonly counting = new Map<string, Promise<number>>();
 
   constructor(private readonly ctx: AppContext) {
     this.visibilities = tenantDataCache(ctx, 10_000);
+    this.totals = tenantDataCache(ctx, 10_000);
   }
 
   /** Administrators and `call-history` keys see the whole PBX; a user what its visibility settings grant. */
@@ -231,24 +296,79 @@ export class CdrsService {
     return ingestCdrs(this.ctx, tenant, records, 'api');
   }
 
+  /**
+   * A page of the history in the contract's paginated shape. `page` reads by offset (from the
+   * nearer end, so the last page is as cheap as the first); a cursor (links.next/prev) reads by
+   * keyset, the same cost at any depth, and carries its place in the numbering. The total is
+   * counted once per filter set until the tenant's data changes (at most CACHE_TTL_MS).
+   */
   async list(
     tenant: Tenant,
     principal: Principal,
-    query: { cursor?: string; perPage: number; filters: CdrFilters },
-  ): Promise<{ items: CallHistoryEntryView[]; next: string | null }> {
-    const { filters } = query;
+    query: { cursor?: string; page?: number; perPage: number; order: HistoryOrder; filters: CdrFilters },
+  ): Promise<HistoryPage> {
+    const { filters, perPage, order } = query;
     if (filters.from && filters.to && filters.to < filters.from)
       throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
-    const after = query.cursor ? decodeCursor(query.cursor) : null;
+    if (query.cursor && query.page !== undefined)
+      throw ValidationFailed.field('page', 'The page field cannot be combined with cursor: a cursor already names its page.');
+    const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+    if (cursor && cursor.order !== order) throw ValidationFailed.field('cursor', 'The cursor was made for another sort order.');
     const visibility = await this.visibility(tenant, principal);
-    const rows = await listCdrs(this.ctx.db, tenant, visibility.calls, filters, after, query.perPage + 1);
-    const page = rows.slice(0, query.perPage);
-    const last = page[page.length - 1];
-    const next = rows.length > query.perPage && last ? encodeCursor({ startTime: last.start_time, cdrId: Number(last.cdr_id) }) : null;
-    return { items: page.map(presentHistoryEntry), next };
+    const total = await this.total(tenant, visibility.calls, filters);
+    const read = (window: Omit<HistoryWindow, 'order'> & { order?: HistoryOrder }) =>
+      listCdrs(this.ctx.db, tenant, visibility.calls, filters, { order, ...window });
+    const reverse: HistoryOrder = order === 'desc' ? 'asc' : 'desc';
+
+    let offset: number;
+    let rows: CdrListRow[];
+    if (cursor?.direction === 'next') {
+      offset = cursor.offset;
+      rows = await read({ after: cursor.after, offset: 0, limit: perPage });
+    } else if (cursor) {
+      // Walking back: the rows just before the position, read in the other order, turned round.
+      const count = Math.min(perPage, cursor.offset);
+      offset = cursor.offset - count;
+      rows = (await read({ order: reverse, after: cursor.after, offset: 0, limit: count })).reverse();
+    } else {
+      offset = ((query.page ?? 1) - 1) * perPage;
+      const count = Math.max(0, Math.min(perPage, total - offset));
+      const fromEnd = total - offset - count;
+      rows =
+        fromEnd < offset
+          ? (await read({ order: reverse, after: null, offset: fromEnd, limit: count })).reverse()
+          : await read({ after: null, offset, limit: count });
+    }
+
+    const keyOf = (row: CdrListRow): Keyset => ({ startTime: row.start_time, cdrId: row.cdr_id });
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    const next = last && offset + rows.length < total ? encodeCursor({ after: keyOf(last), direction: 'next', offset: offset + rows.length, order }) : null;
+    const prev = first && offset > 0 ? encodeCursor({ after: keyOf(first), direction: 'prev', offset, order }) : null;
+    return { items: rows.map(presentHistoryEntry), total, offset, next, prev };
   }
 
-  async detail(tenant: Tenant, principal: Principal, cdrId: number): Promise<CallDetailRecordView> {
+  /** The number of calls a scope and filters select, counted once until the tenant's data changes. */
+  private async total(tenant: Tenant, scope: CdrScope, filters: CdrFilters): Promise<number> {
+    const key = JSON.stringify([tenant.pbxId, scope, filters]);
+    const cached = this.totals.get(key);
+    if (cached !== undefined) return cached;
+    let pending = this.counting.get(key);
+    if (!pending) {
+      const stamp = this.totals.stamp();
+      pending = countCdrs(this.ctx.db, tenant, scope, filters)
+        .then((total) => {
+          this.totals.set(key, tenant.pbxId, stamp, total);
+          return total;
+        })
+        .finally(() => this.counting.delete(key));
+      this.counting.set(key, pending);
+    }
+    return pending;
+  }
+
+  async detail(tenant: Tenant, principal: Principal, id: string): Promise<CallDetailRecordView> {
+    const cdrId = cdrIdOf(id, 'id');
     const row = await findCdr(this.ctx.db, tenant, cdrId);
     if (!row) throw new NotFound('Call detail record not found.');
     const visibility = await this.visibility(tenant, principal);
@@ -264,7 +384,7 @@ export class CdrsService {
     const recording = await findRecordingByPath(this.ctx.db, tenant, relative);
     if (!recording) throw new NotFound('Recording not found.');
     const visibility = await this.visibility(tenant, principal);
-    const cdrId = Number(recording.cdr_id);
+    const cdrId = recording.cdr_id;
     const participants = visibility.calls.kind === 'all' && visibility.recordings.kind === 'all' ? [] : await participantsOf(this.ctx.db, tenant, cdrId);
     if (!scopeAllows(visibility.calls, participants)) throw new NotFound('Recording not found.');
     if (!scopeAllows(visibility.recordings, participants)) throw new Forbidden('You are not allowed to listen to the recordings of this call.');
@@ -288,6 +408,7 @@ export class CdrsService {
    */
   async ingestWithRecordings(tenant: Tenant, record: IngestCdrView, uploads: AsyncIterable<RecordingUpload>) {
     const root = recordingsRoot(this.ctx.config.dataDir, tenant.pbxId);
+    const cdrId = cdrIdOf(record.cdr_id, 'cdr_id');
     const staged: Array<StagedRecording & { kind: RecordingKind; contentType: string }> = [];
     let result: Awaited<ReturnType<typeof ingestCdrs>>;
     try {
@@ -299,7 +420,7 @@ export class CdrsService {
           throw ValidationFailed.field(field, contentType ? `Send the ${field} file once.` : 'The recording must be a wav, mp3, ogg or opus file.');
         }
         const extension = upload.fileName.slice(upload.fileName.lastIndexOf('.')).toLowerCase();
-        const path = recordingRelativePath(record.start_time, record.cdr_id, upload.kind, extension);
+        const path = recordingRelativePath(record.start_time, cdrId, upload.kind, extension);
         staged.push({ kind: upload.kind, contentType, ...(await stageRecording(root, path, upload.stream)) });
       }
       result = await ingestCdrs(this.ctx, tenant, [record], 'api');
@@ -314,7 +435,7 @@ export class CdrsService {
       for (const file of staged) {
         await upsertRecording(trx, {
           pbx_id: tenant.pbxId,
-          cdr_id: record.cdr_id,
+          cdr_id: cdrId,
           kind: file.kind,
           path: file.relative,
           name: file.relative.split('/').pop() ?? file.relative,
@@ -325,6 +446,6 @@ export class CdrsService {
         stored.push({ kind: file.kind, path: file.relative, size_bytes: file.size });
       }
     });
-    return { cdr_id: record.cdr_id, created: result.created === 1, recordings: stored };
+    return { cdr_id: BigInt(cdrId), created: result.created === 1, recordings: stored };
   }
 }

@@ -143,6 +143,37 @@ describe('call detail records', () => {
   });
 
   describe('detail', () => {
+    it('takes any 64-bit id exactly: sent as digits, read back digit for digit; beyond the column a 422', async () => {
+      const user = await createUser(t.ctx, { tenant });
+      const biggest = '9223372036854775807';
+      const pushed = await push([{ ...buildCdr({ receiverUserId: user.id }), cdr_id: biggest }]);
+      expect(pushed.statusCode, pushed.body).toBe(200);
+      const detail = await get(`/api/v1/cdrs/detail/${biggest}`, user.token);
+      expect(detail.statusCode, detail.body).toBe(200);
+      expect(detail.body).toContain(`"id":${biggest}`);
+      const listed = await get('/api/v1/cdrs', user.token);
+      expect(listed.body).toContain(`"id":${biggest}`);
+      const again = await push([{ ...buildCdr({ receiverUserId: user.id }), cdr_id: biggest }]);
+      expect(again.json().data).toMatchObject({ created: 0, duplicates: 1 });
+
+      for (const id of ['9223372036854775808', '0', '12a']) {
+        const response = await get(`/api/v1/cdrs/detail/${id}`, user.token);
+        expect(response.statusCode, id).toBe(422);
+        expect(Object.keys(response.json().errors), id).toEqual(['id']);
+      }
+      // A JSON number past 2^53 has lost its last digits before any code sees it: refused, with the way out.
+      const rounded = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/cdrs',
+        headers: { ...bearer(serverKey), 'content-type': 'application/json' },
+        payload: JSON.stringify({ cdrs: [buildCdr({ receiverUserId: user.id })] }).replace(/"cdr_id":\d+/, '"cdr_id":9007199254740993'),
+      });
+      expect(rounded.statusCode).toBe(422);
+      expect(Object.keys(rounded.json().errors)).toEqual(['cdrs.0.cdr_id']);
+      const tooBig = await push([{ ...buildCdr({ receiverUserId: user.id }), cdr_id: '9223372036854775808' }]);
+      expect(tooBig.json().errors).toEqual({ 'cdrs.0.cdr_id': ['The cdr id field must be an integer from 1 to 9223372036854775807.'] });
+    });
+
     it('answers {data, status, message} with every field of the resource', async () => {
       const user = await createUser(t.ctx, { tenant });
       const record = { ...buildCdr({ receiverUserId: user.id }), notes: [{ text: 'Call back Monday' }], is_transfer_call: true };
@@ -347,7 +378,11 @@ describe('call detail records', () => {
     const list = async (token: string, query = '') => {
       const response = await get(`/api/v1/cdrs${query}`, token);
       expect(response.statusCode, response.body).toBe(200);
-      return response.json<{ data: Array<{ id: number }>; links: { next: string | null }; meta: { next_cursor: string | null; per_page: number } }>();
+      return response.json<{
+        data: Array<{ id: number }>;
+        links: { first: string; last: string; prev: string | null; next: string | null };
+        meta: { current_page: number; from: number | null; to: number | null; last_page: number; per_page: number; total: number; path: string };
+      }>();
     };
     const idsOf = (body: { data: Array<{ id: number }> }) => body.data.map((row) => row.id);
 
@@ -355,8 +390,55 @@ describe('call detail records', () => {
       const body = await list(listAdmin.token);
       expect(idsOf(body)).toEqual([ids.recorded, ids.twinB, ids.twinA, ids.cleoIn, ids.failed, ids.internal, ids.benMissed, ids.annaOutBusy, ids.annaIn]);
       for (const item of body.data) expect(matchesSchema(CallHistoryEntry, item)).toBe(true);
-      expect(body.meta.next_cursor).toBeNull();
-      expect(body.links.next).toBeNull();
+      expect(body.meta).toMatchObject({ current_page: 1, from: 1, to: 9, last_page: 1, per_page: 15, total: 9, path: 'http://pbx.test/api/v1/cdrs' });
+      expect(body.links).toEqual({ first: 'http://pbx.test/api/v1/cdrs?page=1', last: 'http://pbx.test/api/v1/cdrs?page=1', prev: null, next: null });
+    });
+
+    const all = () => [ids.recorded, ids.twinB, ids.twinA, ids.cleoIn, ids.failed, ids.internal, ids.benMissed, ids.annaOutBusy, ids.annaIn];
+
+    it('answers the standard paginated envelope: page, perPage and sort are honoured', async () => {
+      const second = await list(listAdmin.token, '?page=2&perPage=5&sort=-start_time');
+      expect(idsOf(second)).toEqual(all().slice(5));
+      expect(second.meta).toMatchObject({ current_page: 2, from: 6, to: 9, last_page: 2, per_page: 5, total: 9 });
+      expect(second.links.first).toBe('http://pbx.test/api/v1/cdrs?perPage=5&sort=-start_time&page=1');
+      expect(second.links.last).toBe('http://pbx.test/api/v1/cdrs?perPage=5&sort=-start_time&page=2');
+      expect(second.links.next).toBeNull();
+      // links.prev carries a cursor: the page before, read by keyset.
+      expect(second.links.prev).toContain('cursor=');
+      const first = await list(listAdmin.token, second.links.prev!.replace('http://pbx.test/api/v1/cdrs', ''));
+      expect(idsOf(first)).toEqual(all().slice(0, 5));
+      expect(first.meta).toMatchObject({ current_page: 1, from: 1, to: 5 });
+      expect(first.links.prev).toBeNull();
+
+      const oldestFirst = await list(listAdmin.token, '?sort=start_time&perPage=4');
+      expect(idsOf(oldestFirst)).toEqual([...all()].reverse().slice(0, 4));
+      const onward = await list(listAdmin.token, oldestFirst.links.next!.replace('http://pbx.test/api/v1/cdrs', ''));
+      expect(idsOf(onward)).toEqual([...all()].reverse().slice(4, 8));
+      expect(onward.meta).toMatchObject({ current_page: 2, from: 5, to: 8, last_page: 3 });
+      // Page numbers near the end are read from the other end, with the same answer.
+      for (const page of [1, 2, 3])
+        expect(idsOf(await list(listAdmin.token, `?sort=start_time&perPage=4&page=${page}`))).toEqual([...all()].reverse().slice((page - 1) * 4, page * 4));
+      const past = await list(listAdmin.token, '?page=9');
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ current_page: 9, from: null, to: null, total: 9 });
+    });
+
+    it('refuses what it cannot honour with 422: an unknown sort, page with cursor, a cursor of the other order', async () => {
+      for (const [query, field] of [
+        ['?sort=duration', 'sort'],
+        ['?per_page=5', 'per_page'],
+        ['?page=0', 'page'],
+      ] as const) {
+        const response = await get(`/api/v1/cdrs${query}`, listAdmin.token);
+        expect(response.statusCode, query).toBe(422);
+        expect(Object.keys(response.json().errors), query).toEqual([field]);
+      }
+      const next = (await list(listAdmin.token, '?perPage=2')).links.next!;
+      const cursor = new URL(next).searchParams.get('cursor')!;
+      const both = await get(`/api/v1/cdrs?perPage=2&page=2&cursor=${cursor}`, listAdmin.token);
+      expect(both.json().errors).toHaveProperty('page');
+      const otherOrder = await get(`/api/v1/cdrs?perPage=2&sort=start_time&cursor=${cursor}`, listAdmin.token);
+      expect(otherOrder.json().errors).toHaveProperty('cursor');
     });
 
     it('pages by cursor without gaps or repeats', async () => {

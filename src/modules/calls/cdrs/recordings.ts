@@ -17,7 +17,7 @@ export function recordingsRoot(dataDir: string, pbxId: string): string {
 }
 
 /** Where a recording of a call is kept, relative to the tenant's root: `YYYY/MM/<cdr_id>-<kind>.<ext>`. */
-export function recordingRelativePath(startTime: string, cdrId: number, kind: RecordingKind, extension: string): string {
+export function recordingRelativePath(startTime: string, cdrId: string | number, kind: RecordingKind, extension: string): string {
   return `${startTime.slice(0, 4)}/${startTime.slice(5, 7)}/${cdrId}-${kind}${extension}`;
 }
 
