@@ -1,40 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-
-/** Addresses a webhook may not reach: loopback, private, link-local, CGNAT, multicast, unspecified. */
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv4');
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(net, prefix, 'ipv6');
-
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return blocked.check(mapped[1], 'ipv4');
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
+import { isIP, type LookupFunction } from 'node:net';
+import { isPrivateAddress, resolveHost, type ResolvedAddress } from '../net/addresses.js';
 
 export class UnsafeUrl extends Error {}
 
@@ -47,12 +15,18 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
     dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error, '', 0);
       const list = addresses;
-      const bad = list.find((a) => !allowPrivate && isPrivateAddress(a.address));
-      if (bad) return callback(new UnsafeUrl(`${hostname} resolves to a private address (${bad.address})`), '', 0);
+      const bad = allowPrivate ? undefined : privateAnswer(hostname, list);
+      if (bad) return callback(bad, '', 0);
       if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
       callback(null, list[0].address, list[0].family);
     });
   };
+}
+
+/** Webhooks reach public addresses only: the refusal for the first private one a name resolved to. */
+function privateAnswer(hostname: string, addresses: readonly Pick<ResolvedAddress, 'address'>[]): UnsafeUrl | undefined {
+  const bad = addresses.find((a) => isPrivateAddress(a.address));
+  return bad ? new UnsafeUrl(`${hostname} resolves to a private address (${bad.address})`) : undefined;
 }
 
 function checkTarget(url: URL, allowPrivate: boolean): void {
@@ -68,7 +42,8 @@ export async function assertPublicUrl(raw: string, allowPrivate: boolean): Promi
   checkTarget(url, allowPrivate);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (allowPrivate || isIP(host)) return;
-  await new Promise<void>((resolve, reject) => guardedLookup(false)(host, { all: true }, (error) => (error ? reject(error) : resolve())));
+  const bad = privateAnswer(host, await resolveHost(host));
+  if (bad) throw bad;
 }
 
 export interface PostResult {

@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
 import { createUser } from '../../../test/factories.js';
 import { runImport, upload } from '../../../test/imports.js';
-import { isPrivateAddress, postGuarded, UnsafeUrl } from './url-guard.js';
+import { isPrivateAddress } from '../net/addresses.js';
+import { postGuarded, UnsafeUrl } from './url-guard.js';
 
 interface Received {
   path: string;
@@ -132,6 +133,7 @@ describe('webhooks', () => {
       'fe80::1',
       'fd00::1',
       '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }
@@ -140,6 +142,10 @@ describe('webhooks', () => {
     await expect(postGuarded(`${base}/hook`, {}, '{}', options)).rejects.toBeInstanceOf(UnsafeUrl);
     await expect(postGuarded(`${base.replace('127.0.0.1', 'localhost')}/hook`, {}, '{}', options)).rejects.toBeInstanceOf(UnsafeUrl);
     await expect(postGuarded('http://[::1]:9/hook', {}, '{}', options)).rejects.toBeInstanceOf(UnsafeUrl);
+    // A URL spells an IPv4-mapped address in hex ([::ffff:7f00:1]): still loopback.
+    const before = received.length;
+    await expect(postGuarded(`${base.replace('127.0.0.1', '[::ffff:127.0.0.1]')}/hook`, {}, '{}', options)).rejects.toBeInstanceOf(UnsafeUrl);
+    expect(received.length).toBe(before);
     await expect(postGuarded('file:///etc/passwd', {}, '{}', options)).rejects.toBeInstanceOf(UnsafeUrl);
 
     const strict = await buildTestApp({ config: { jobWorkerEnabled: false, webhookAllowPrivate: false } });
