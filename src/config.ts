@@ -1,4 +1,9 @@
+import { isIP } from 'node:net';
 import { resolve } from 'node:path';
+
+/** One entry of a host allow-list: a network (CIDR, or one address), a host name, or every sub-domain of a name (`*.example.net`). */
+export type HostPattern =
+  { kind: 'network'; address: string; prefix: number; family: 'ipv4' | 'ipv6' } | { kind: 'name'; name: string } | { kind: 'subdomains'; suffix: string };
 
 /** Every setting of the service, read once from the environment, typed, with its default. */
 export interface Config {
@@ -47,6 +52,8 @@ export interface Config {
   jobLeaseSeconds: number;
   /** Largest contact-import upload; bigger files are refused with 413. */
   importMaxBytes: number;
+  /** Seconds a replaced webhook signing secret keeps signing deliveries beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
+  webhookSecretOverlapSeconds: number;
   /** Allow webhook URLs resolving to loopback, private or link-local addresses (refused by default). */
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
@@ -55,6 +62,10 @@ export interface Config {
   /** AMI: TCP connect and banner time-out, and the wait for an action's response. */
   amiConnectTimeoutMs: number;
   amiActionTimeoutMs: number;
+  /** Where a PBX's AMI settings may point (AMI_ALLOWED_HOSTS): networks and host names; empty admits none but loopback when allowed. */
+  amiAllowedHosts: HostPattern[];
+  /** Admit loopback AMI hosts (AMI_ALLOW_LOOPBACK): on by default outside production, never implicitly in production. */
+  amiAllowLoopback: boolean;
   /** Listen to each enabled PBX's AMI events (Cdr, OriginateResponse, ...) in this process. */
   amiEventsEnabled: boolean;
   /** Seconds an instance holds a PBX's event listener lease unless it renews it (every third of it). */
@@ -76,6 +87,44 @@ function atLeastOne(value: number, name: string): number {
   if (value < 1) throw new Error(`${name} must be at least 1, got ${value}`);
   return value;
 }
+
+function booleanFrom(value: string | undefined, fallback: boolean, name: string): boolean {
+  if (value === undefined || value === '') return fallback;
+  if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value}"`);
+  return value === 'true';
+}
+
+function atMost(value: number, max: number, name: string): number {
+  if (value > max) throw new Error(`${name} must be at most ${max}, got ${value}`);
+  return value;
+}
+
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** `10.20.0.0/16,192.0.2.7,pbx.example.net,*.pbx.example.net`: comma-separated, each entry checked. */
+export function parseHostPatterns(value: string | undefined, name: string): HostPattern[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+  return entries.map((entry): HostPattern => {
+    const [address, prefixText, ...rest] = entry.replace(/^\[|\](?=\/|$)/g, '').split('/');
+    const family = isIP(address);
+    if (family !== 0 && rest.length === 0) {
+      const bits = family === 4 ? 32 : 128;
+      const prefix = prefixText === undefined ? bits : /^\d{1,3}$/.test(prefixText) ? Number(prefixText) : NaN;
+      if (!(prefix >= 0 && prefix <= bits)) throw new Error(`${name}: "${entry}" has an invalid prefix length`);
+      return { kind: 'network', address, prefix, family: family === 4 ? 'ipv4' : 'ipv6' };
+    }
+    const wildcard = entry.startsWith('*.');
+    const host = (wildcard ? entry.slice(2) : entry).replace(/\.$/, '');
+    if (!HOST_NAME.test(host) || /^[\d.]+$/.test(host)) throw new Error(`${name}: "${entry}" is neither a CIDR, an address nor a host name`);
+    return wildcard ? { kind: 'subdomains', suffix: `.${host}` } : { kind: 'name', name: host };
+  });
+}
+
+/** The longest overlap a signing-secret rotation may keep (seven days), in the setting and in a request. */
+export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 3600;
 
 /** A stable development key so the embedded default works; production must set SECRET_KEY. */
 const DEVELOPMENT_SECRET_KEY = '7062782d6170692d646576656c6f706d656e742d6b65792d6e6f742d73656372';
@@ -121,11 +170,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobPollIntervalMs: intFrom(env.JOB_POLL_INTERVAL_MS, 1000, 'JOB_POLL_INTERVAL_MS'),
     jobLeaseSeconds: intFrom(env.JOB_LEASE_SECONDS, 60, 'JOB_LEASE_SECONDS'),
     importMaxBytes: intFrom(env.IMPORT_MAX_BYTES, 20 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
+    webhookSecretOverlapSeconds: atMost(
+      intFrom(env.WEBHOOK_SECRET_OVERLAP_SECONDS, 24 * 3600, 'WEBHOOK_SECRET_OVERLAP_SECONDS'),
+      MAX_SECRET_OVERLAP_SECONDS,
+      'WEBHOOK_SECRET_OVERLAP_SECONDS',
+    ),
     webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     pbxEngine: env.PBX_ENGINE === 'none' ? 'none' : 'simulated',
     amiConnectTimeoutMs: intFrom(env.AMI_CONNECT_TIMEOUT_MS, 5000, 'AMI_CONNECT_TIMEOUT_MS'),
     amiActionTimeoutMs: intFrom(env.AMI_ACTION_TIMEOUT_MS, 10_000, 'AMI_ACTION_TIMEOUT_MS'),
+    amiAllowedHosts: parseHostPatterns(env.AMI_ALLOWED_HOSTS, 'AMI_ALLOWED_HOSTS'),
+    amiAllowLoopback: booleanFrom(env.AMI_ALLOW_LOOPBACK, nodeEnv !== 'production', 'AMI_ALLOW_LOOPBACK'),
     amiEventsEnabled: env.AMI_EVENTS !== 'false',
     amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
     simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),

@@ -9,6 +9,12 @@ import { PbxEngineService, presentAmiSettings } from './pbx-engine.service.js';
 import { AmiSettings, ConnectionTestResponse, EngineErrorBody, SaveAmiSettingsBody, TraceQuery } from './pbx-engine.schemas.js';
 
 const tags = ['PBX engine'];
+
+/** The allow-list rule, as both the save and the test document it. */
+const AMI_HOST_RULE =
+  "The host must be admitted by the server operator's allow-list of AMI hosts: an address in one of its networks, a host name it lists (exactly or as `*.domain`), or a name that resolves only to addresses in its networks. " +
+  'Loopback hosts are admitted only where the operator allows them (development), and link-local, multicast, unspecified and reserved addresses never. ' +
+  'A refused host is a 422 `{message, errors: {host: [...]}}`, answered before any connection is attempted; the check is repeated on every connection, which goes to the address that was checked.';
 const ADMIN = { auth: { user: 'admin' } } as const;
 
 export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -38,7 +44,8 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       tags,
       operationId: 'saveAmiSettings',
       summary: 'Store the AMI connection settings (host, port 5038 by default, username, secret, enabled)',
-      description: 'The secret is stored encrypted and never returned. While enabled, the PBX places calls over AMI instead of the simulated engine.',
+      description:
+        'The secret is stored encrypted and never returned. While enabled, the PBX places calls over AMI instead of the simulated engine. ' + AMI_HOST_RULE,
       body: SaveAmiSettingsBody,
       response: { 200: DataEnvelope(Type.Ref(AmiSettings)) },
     },
@@ -65,6 +72,10 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       tags,
       operationId: 'testAmiConnection',
       summary: 'Connect, log in and read the Asterisk version with the stored settings',
+      description:
+        '502 when the PBX is unreachable or refuses the login, 504 when it does not answer in time. ' +
+        AMI_HOST_RULE +
+        ' Stored settings whose host the allow-list no longer admits are refused the same way (422 on `host`), and calls of such a PBX answer 503.',
       querystring: TraceQuery,
       response: { 200: ConnectionTestResponse, 404: { $ref: 'NotFoundError#' }, 502: EngineErrorBody, 503: EngineErrorBody, 504: EngineErrorBody },
     },

@@ -6,6 +6,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { AmiSettingsTable } from '../calls.tables.js';
 import { amiConnectionOf, AsteriskEngine, testAmiConnection } from './ami/asterisk-engine.js';
 import type { AmiEventHub } from './ami/event-hub.js';
+import { AmiHostGuard, AmiHostRefused } from './ami/host-guard.js';
 import { EngineFailure, type PbxEngine } from './engine.js';
 import { deleteAmiSettings, findAmiSettings, saveAmiSettings } from './pbx-engine.queries.js';
 import { DEFAULT_AMI_PORT, type AmiSettings, type SaveAmiSettingsBody } from './pbx-engine.schemas.js';
@@ -36,10 +37,24 @@ export async function engineFor(ctx: AppContext, tenant: Tenant): Promise<PbxEng
 
 /** Per-PBX AMI connection settings, managed by the PBX's administrators. */
 export class PbxEngineService {
+  private readonly guard: AmiHostGuard;
+
   constructor(
     private readonly ctx: AppContext,
     private readonly hub: AmiEventHub | null,
-  ) {}
+  ) {
+    this.guard = new AmiHostGuard(ctx.config);
+  }
+
+  /** A host outside the operator's allow-list is a 422 on `host`, before anything connects to it. */
+  private async assertHostAdmitted(host: string): Promise<void> {
+    try {
+      await this.guard.check(host);
+    } catch (error) {
+      if (error instanceof AmiHostRefused) throw ValidationFailed.field('host', error.message);
+      throw error;
+    }
+  }
 
   async get(tenant: Tenant): Promise<SettingsRow> {
     const row = await findAmiSettings(this.ctx.db, tenant);
@@ -50,6 +65,7 @@ export class PbxEngineService {
   async save(tenant: Tenant, body: Static<typeof SaveAmiSettingsBody>): Promise<SettingsRow> {
     const existing = await findAmiSettings(this.ctx.db, tenant);
     if (!existing && !body.secret) throw ValidationFailed.field('secret', 'The secret field is required.');
+    await this.assertHostAdmitted(body.host);
     const now = this.ctx.clock.now().toISOString();
     await saveAmiSettings(this.ctx.db, {
       pbx_id: tenant.pbxId,
@@ -73,6 +89,7 @@ export class PbxEngineService {
 
   async test(tenant: Tenant, trace: boolean) {
     const row = await this.get(tenant);
+    await this.assertHostAdmitted(row.host);
     return testAmiConnection(this.ctx, amiConnectionOf(this.ctx, row), trace);
   }
 }

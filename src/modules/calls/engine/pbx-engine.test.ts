@@ -27,7 +27,7 @@ describe('PBX engine settings and calls over AMI', () => {
 
   beforeAll(async () => {
     port = await peer.start();
-    t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_ACTION_TIMEOUT_MS: '400', AMI_CONNECT_TIMEOUT_MS: '400' } });
+    t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_ACTION_TIMEOUT_MS: '400', AMI_CONNECT_TIMEOUT_MS: '400', AMI_ALLOWED_HOSTS: '*.example.com' } });
   });
   afterAll(async () => {
     await t.close();
@@ -356,6 +356,127 @@ describe('PBX engine settings and calls over AMI', () => {
     expect(listener.failures).toBe(0);
     expect(listener.nextDelayMs()).toBe(20);
     await listener.stop();
+  });
+});
+
+describe('AMI hosts the allow-list does not admit', () => {
+  let t: TestApp;
+  const peer = new AmiTestPeer();
+
+  beforeAll(async () => {
+    await peer.start();
+    // As in production: loopback not admitted, only the operator's networks and names.
+    t = await buildTestApp({
+      env: { JOB_WORKER: 'false', AMI_EVENTS: 'false', AMI_ALLOWED_HOSTS: '10.20.0.0/16,*.pbx.example.net', AMI_ALLOW_LOOPBACK: 'false' },
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+    await peer.stop();
+  });
+
+  const settings = (token: string, method: 'GET' | 'PUT', payload?: object) =>
+    t.app.inject({ method, url: '/api/v1/pbx-engine/settings', headers: bearer(token), ...(payload ? { payload } : {}) });
+  const testConnection = (token: string) => t.app.inject({ method: 'POST', url: '/api/v1/pbx-engine/settings/test', headers: bearer(token) });
+
+  /** Settings stored before the allow-list was narrowed: pointing at the local peer, which is loopback. */
+  async function storedOnPeer(enabled: boolean) {
+    const tenant = await createTenant(t.ctx);
+    const now = t.clock.now().toISOString();
+    await saveAmiSettings(t.ctx.db, {
+      pbx_id: tenant.pbxId,
+      host: '127.0.0.1',
+      port: peer.port,
+      username: 'admin',
+      secret_sealed: t.ctx.secrets.seal(SECRET),
+      enabled: enabled ? 1 : 0,
+      created_at: now,
+      updated_at: now,
+    });
+    return tenant;
+  }
+
+  it('refuses to save a host outside the allow-list with a 422 on host, before any connection', async () => {
+    const admin = await createAdmin(t.ctx);
+    const before = peer.accepted;
+    for (const host of [
+      '127.0.0.1',
+      'localhost',
+      '[::1]',
+      '::ffff:127.0.0.1',
+      '192.168.1.10',
+      '10.21.0.1',
+      '169.254.169.254',
+      'pbx.example.net',
+      'evil.example.org',
+    ]) {
+      const refused = await settings(admin.token, 'PUT', { host, port: peer.port, username: 'admin', secret: SECRET });
+      expect(refused.statusCode, host).toBe(422);
+      expect(refused.json(), host).toEqual({ message: expect.stringContaining(host), errors: { host: [expect.stringContaining(host)] } });
+      expect(refused.body).not.toContain(SECRET);
+    }
+    expect(peer.accepted).toBe(before);
+    expect((await settings(admin.token, 'GET')).statusCode).toBe(404);
+
+    for (const host of ['10.20.3.4', 'east.pbx.example.net']) {
+      const saved = await settings(admin.token, 'PUT', { host, username: 'admin', secret: SECRET, enabled: false });
+      expect(saved.statusCode, host).toBe(200);
+      expect(saved.json().data.host).toBe(host);
+    }
+  });
+
+  it('no longer tells open from closed ports: the test answers 422 for a refused host and connects nowhere', async () => {
+    const admin = await createAdmin(t.ctx);
+    const closedPort = await settings(admin.token, 'PUT', { host: '127.0.0.1', port: 1, username: 'admin', secret: SECRET });
+    const openPort = await settings(admin.token, 'PUT', { host: '127.0.0.1', port: peer.port, username: 'admin', secret: SECRET });
+    expect([closedPort.statusCode, openPort.statusCode]).toEqual([422, 422]);
+    expect(closedPort.json().errors.host).toEqual(openPort.json().errors.host);
+
+    const stored = await storedOnPeer(false);
+    const storedAdmin = await createAdmin(t.ctx, stored);
+    const before = peer.accepted;
+    const tested = await testConnection(storedAdmin.token);
+    expect(tested.statusCode).toBe(422);
+    expect(tested.json()).toEqual({
+      message: 'The host 127.0.0.1 is a loopback address, which this server does not admit as an AMI host.',
+      errors: { host: ['The host 127.0.0.1 is a loopback address, which this server does not admit as an AMI host.'] },
+    });
+    expect(peer.accepted).toBe(before);
+  });
+
+  it('places no call through stored settings the allow-list no longer admits: 503 {status: error}', async () => {
+    const tenant = await storedOnPeer(true);
+    const user = await createUser(t.ctx, { tenant });
+    await createSipDevice(t.ctx, tenant, { user_id: user.id });
+    const before = peer.accepted;
+    const response = await t.app.inject({ method: 'POST', url: '/api/v1/calls/new', headers: bearer(user.token), payload: { destination: '+352621000999' } });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: 'error', message: 'The host 127.0.0.1 is a loopback address, which this server does not admit as an AMI host.' });
+    expect(peer.accepted).toBe(before);
+    expect(peer.actions('Originate')).toEqual([]);
+  });
+
+  it('skips such settings in the event hub and logs why, once per settings version', async () => {
+    const tenant = await storedOnPeer(true);
+    const warnings: Array<{ obj: object; msg: string }> = [];
+    const hub = new AmiEventHub(t.ctx, { leaseSeconds: 30, log: { warn: (obj, msg) => warnings.push({ obj, msg }) } });
+    try {
+      const before = peer.accepted;
+      await hub.reconcile();
+      await hub.reconcile();
+      expect(hub.listening()).toEqual([]);
+      expect(peer.accepted).toBe(before);
+      const mine = warnings.filter(({ obj }) => (obj as { pbx_id?: string }).pbx_id === tenant.pbxId);
+      expect(mine).toEqual([
+        {
+          obj: { pbx_id: tenant.pbxId, reason: '127.0.0.1 (127.0.0.1) is loopback' },
+          msg: 'AMI event listener skipped: its host is not admitted by AMI_ALLOWED_HOSTS',
+        },
+      ]);
+      expect(await t.ctx.db.selectFrom('leases').selectAll().where('name', '=', `ami-events:${tenant.pbxId}`).execute()).toEqual([]);
+    } finally {
+      await hub.stop();
+    }
   });
 });
 

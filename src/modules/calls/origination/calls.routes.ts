@@ -21,7 +21,7 @@ export async function originationRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       description:
         "Rings the user's endpoints (its SIP devices, or those in `targets.sip_devices`, plus WebRTC, twinning and teams when asked for and configured; unconfigured ones are skipped and listed in `data.skipped_targets`), then dials `destination`, presenting `caller_identity` (the user's default when omitted). " +
         'The call is placed by the PBX engine: Asterisk over AMI when the PBX has enabled AMI settings, otherwise the embedded simulated engine, whose call detail record appears in the history a few seconds later. ' +
-        '403 when the user may not use telephony, or asks for `anonymous` without being allowed anonymous calls. Engine failures answer `{status: "error", message}`: 502 (PBX unreachable, login or call refused), 503 (no engine configured), 504 (no answer in time). ' +
+        '403 when the user may not use telephony, or asks for `anonymous` without being allowed anonymous calls. Engine failures answer `{status: "error", message}`: 502 (PBX unreachable, login or call refused), 503 (no engine configured, or the stored AMI host is no longer admitted by the operator allow-list: nothing is attempted), 504 (no answer in time). ' +
         'Send an `Idempotency-Key` header to retry safely: within 24 hours a retry gets the first answer (header `Idempotent-Replayed: true`) and places no second call; the same key with another request gives 422, and 409 while the first is still being placed.',
       headers: NewCallHeaders,
       querystring: NewCallQuery,

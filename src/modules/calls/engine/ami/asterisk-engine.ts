@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../../platform/context.js';
 import type { AmiSettingsTable } from '../../calls.tables.js';
 import { EngineFailure, type OriginateRequest, type OriginateResult, type PbxEngine } from '../engine.js';
-import { AmiClient, AmiError, type AmiTraceEntry } from './client.js';
+import { AmiError, type AmiClient, type AmiTraceEntry } from './client.js';
+import { connectAmi } from './host-guard.js';
 import type { AmiFields } from './protocol.js';
 
 export interface AmiConnection {
@@ -21,9 +22,12 @@ export function amiConnectionOf(ctx: AppContext, row: Selectable<AmiSettingsTabl
 /** Dialplan context the engine uses to ring several endpoints at once (see the README). */
 export const RING_CONTEXT = 'pbxapi-ring';
 
-/** 502 for an unreachable PBX, a refused login or call; 504 when it does not answer in time. */
+/**
+ * 502 for an unreachable PBX, a refused login or call; 504 when it does not answer in time; 503
+ * when the stored host is no longer admitted by the allow-list (no usable engine, nothing tried).
+ */
 export function engineFailure(error: unknown, trace: AmiTraceEntry[] | null): EngineFailure {
-  if (error instanceof AmiError) return new EngineFailure(error.kind === 'timeout' ? 504 : 502, error.message, trace);
+  if (error instanceof AmiError) return new EngineFailure(error.kind === 'timeout' ? 504 : error.kind === 'not_admitted' ? 503 : 502, error.message, trace);
   return new EngineFailure(502, `The PBX engine failed: ${(error as Error).message}`, trace);
 }
 
@@ -64,13 +68,7 @@ export async function withAmi<T>(
 ): Promise<{ value: T; trace: AmiTraceEntry[] | null }> {
   let client: AmiClient | null = null;
   try {
-    client = await AmiClient.connect({
-      host: connection.host,
-      port: connection.port,
-      connectTimeoutMs: ctx.config.amiConnectTimeoutMs,
-      actionTimeoutMs: ctx.config.amiActionTimeoutMs,
-      trace,
-    });
+    client = await connectAmi(ctx.config, connection, { trace });
     await client.login(connection.username, connection.secret);
     const value = await work(client);
     await client.logoff();

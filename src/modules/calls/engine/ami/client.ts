@@ -3,7 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { AmiMessage, AmiParser, maskedText, serializeAction, type AmiFields } from './protocol.js';
 
-export type AmiFailure = 'unreachable' | 'timeout' | 'login_failed' | 'disconnected' | 'rejected' | 'protocol';
+/** `not_admitted`: the host is outside the operator's allow-list, so no connection was attempted. */
+export type AmiFailure = 'unreachable' | 'timeout' | 'login_failed' | 'disconnected' | 'rejected' | 'protocol' | 'not_admitted';
 
 export class AmiError extends Error {
   constructor(
@@ -22,7 +23,10 @@ export interface AmiTraceEntry {
 }
 
 export interface AmiConnectOptions {
+  /** The PBX's host as configured (what messages name). */
   host: string;
+  /** The address to connect to, when the host was resolved and checked beforehand (see host-guard.ts). */
+  address?: string;
   port: number;
   connectTimeoutMs: number;
   actionTimeoutMs: number;
@@ -65,7 +69,7 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
 
   static connect(options: AmiConnectOptions): Promise<AmiClient> {
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: options.host, port: options.port });
+      const socket = connect({ host: options.address ?? options.host, port: options.port });
       const client = new AmiClient(socket, options);
       socket.setEncoding('utf8');
       socket.setNoDelay(true);

@@ -7,6 +7,7 @@ import type { AmiSettingsTable } from '../../calls.tables.js';
 import { enabledAmiSettings, findAmiSettings } from '../pbx-engine.queries.js';
 import { amiConnectionOf } from './asterisk-engine.js';
 import { AmiEventListener, type ListenerOptions } from './events.js';
+import { AmiHostGuard, AmiHostRefused } from './host-guard.js';
 
 type SettingsRow = Selectable<AmiSettingsTable>;
 
@@ -14,7 +15,9 @@ export interface EventHubOptions {
   /** How long a lease lasts unless renewed; renewed every third of it (AMI_EVENTS_LEASE_SECONDS). */
   leaseSeconds: number;
   log: { warn(obj: object, msg: string): void };
-  listener?: Omit<ListenerOptions, 'log'>;
+  listener?: Omit<ListenerOptions, 'log' | 'guard'>;
+  /** Where listeners may connect; by default the configuration's allow-list. */
+  guard?: AmiHostGuard;
 }
 
 const leaseName = (pbxId: string) => `ami-events:${pbxId}`;
@@ -32,11 +35,16 @@ export class AmiEventHub {
   private timer: NodeJS.Timeout | null = null;
   /** Rounds run one at a time: a settings change may ask for one while the periodic one runs. */
   private queue: Promise<void> = Promise.resolve();
+  private readonly guard: AmiHostGuard;
+  /** PBXs skipped for a host the allow-list refuses, with the settings version already logged (logged once, not every round). */
+  private readonly refused = new Map<string, string>();
 
   constructor(
     private readonly ctx: AppContext,
     private readonly options: EventHubOptions,
-  ) {}
+  ) {
+    this.guard = options.guard ?? new AmiHostGuard(ctx.config);
+  }
 
   async start(): Promise<void> {
     await this.reconcile();
@@ -93,6 +101,7 @@ export class AmiEventHub {
 
   private async apply(pbxId: string, row: SettingsRow | undefined): Promise<void> {
     if (!row || row.enabled !== 1) return this.drop(pbxId, true);
+    if (this.listeners.get(pbxId)?.version !== row.updated_at && !(await this.admitted(row))) return this.drop(pbxId, true);
     const now = this.ctx.clock.nowMs();
     const held = await acquireLease(
       this.ctx.db,
@@ -109,9 +118,32 @@ export class AmiEventHub {
       this.listeners.delete(pbxId);
       await current.listener.stop();
     }
-    const listener = new AmiEventListener(this.ctx, { pbxId }, amiConnectionOf(this.ctx, row), { ...this.options.listener, log: this.options.log });
+    const listener = new AmiEventListener(this.ctx, { pbxId }, amiConnectionOf(this.ctx, row), {
+      ...this.options.listener,
+      log: this.options.log,
+      guard: this.guard,
+    });
     this.listeners.set(pbxId, { listener, version: row.updated_at });
     listener.start();
+  }
+
+  /**
+   * Settings saved before the allow-list stopped admitting their host (or pointing at a name that
+   * now resolves elsewhere) are skipped before any connection, and the operator is told why.
+   */
+  private async admitted(row: SettingsRow): Promise<boolean> {
+    try {
+      await this.guard.check(row.host);
+      this.refused.delete(row.pbx_id);
+      return true;
+    } catch (error) {
+      if (!(error instanceof AmiHostRefused)) throw error;
+      if (this.refused.get(row.pbx_id) !== row.updated_at) {
+        this.refused.set(row.pbx_id, row.updated_at);
+        this.options.log.warn({ pbx_id: row.pbx_id, reason: error.detail }, 'AMI event listener skipped: its host is not admitted by AMI_ALLOWED_HOSTS');
+      }
+      return false;
+    }
   }
 
   /** Stops listening to a PBX; gives its lease up when this instance still holds it. */

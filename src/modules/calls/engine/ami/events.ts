@@ -4,7 +4,8 @@ import type { Tenant } from '../../../../platform/tenancy.js';
 import { ingestCdrs } from '../../cdrs/cdrs.service.js';
 import type { IngestCdrView } from '../../cdrs/cdrs.schemas.js';
 import { findPlacedCallByAction, findPlacedCallByUniqueid, updatePlacedCall, usersByExtension } from '../pbx-engine.queries.js';
-import { AmiClient } from './client.js';
+import type { AmiClient } from './client.js';
+import { connectAmi, type AmiHostGuard } from './host-guard.js';
 import type { AmiMessage } from './protocol.js';
 import type { AmiConnection } from './asterisk-engine.js';
 
@@ -127,6 +128,8 @@ export interface ListenerOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
   log?: { warn(obj: object, msg: string): void };
+  /** Checks the host on every (re)connection; by default one built from the configuration. */
+  guard?: AmiHostGuard;
 }
 
 /**
@@ -175,12 +178,7 @@ export class AmiEventListener {
     if (this.stopped) return;
     let client: AmiClient | null = null;
     try {
-      client = await AmiClient.connect({
-        host: this.connection.host,
-        port: this.connection.port,
-        connectTimeoutMs: this.ctx.config.amiConnectTimeoutMs,
-        actionTimeoutMs: this.ctx.config.amiActionTimeoutMs,
-      });
+      client = await connectAmi(this.ctx.config, this.connection, { guard: this.options.guard });
       client.on('event', (event) => {
         this.chain = this.chain
           .then(() => handleAmiEvent(this.ctx, this.tenant, event))

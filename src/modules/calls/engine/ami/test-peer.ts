@@ -26,6 +26,8 @@ export class AmiTestPeer {
   readonly sockets = new Set<Socket>();
   behaviour: PeerBehaviour = { originate: 'success', legacyCommand: false, emitCdr: true, noBanner: false, disposition: 'ANSWERED' };
   logins = 0;
+  /** Connections accepted, so a test can tell that nothing connected at all. */
+  accepted = 0;
   private server: Server | null = null;
   private sequence = 100;
   port = 0;
@@ -58,6 +60,7 @@ export class AmiTestPeer {
 
   private accept(socket: Socket): void {
     this.sockets.add(socket);
+    this.accepted++;
     socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => undefined);
     socket.setEncoding('utf8');
