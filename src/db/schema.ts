@@ -1,6 +1,6 @@
 /**
  * The database's type, composed from each owner's table file (`*.tables.ts`, leaf files that import
- * only `columns.ts`): the foundation's here in db/, the platform's (jobs, webhooks, leases) and each
+ * only `columns.ts`): the foundation's here in db/, the platform's (jobs, webhooks, leases, audit) and each
  * domain's. This file only composes; it is the one place db/ looks into other layers, type-only.
  */
 import type { FoundationTables } from './foundation.tables.js';
@@ -10,9 +10,10 @@ import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
+import type { AuditTables } from '../platform/audit/audit.tables.js';
 
 export type { Flag, Timestamp } from './columns.js';
 export type * from './foundation.tables.js';
 
 /** Every table. */
-export interface DB extends FoundationTables, DirectoryTables, AddressBookTables, CallTables, JobTables, WebhookTables, LeaseTables {}
+export interface DB extends FoundationTables, DirectoryTables, AddressBookTables, CallTables, JobTables, WebhookTables, LeaseTables, AuditTables {}

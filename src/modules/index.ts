@@ -7,13 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../platform/context.js';
 import type { DemoSeeder } from '../platform/demo-seeder.js';
 import { identityRoutes } from './identity/index.js';
-import { integrationRoutes } from './integrations/index.js';
+import { integrationRoutes, seedIntegrations } from './integrations/index.js';
 import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
-import { healthRoutes } from './operations/index.js';
+import { healthRoutes, operationsRoutes } from './operations/index.js';
 
-const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes];
+const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, operationsRoutes];
 
 /**
  * Health and readiness at the root; every resource's routes under the API prefix, each a plugin
@@ -26,4 +26,4 @@ export async function registerModules(app: FastifyInstance, { ctx, apiPrefix }: 
 }
 
 /** Each domain's demo rows for a tenant, in dependency order (calls ring the directory's people). */
-export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedAddressBook, seedCallHistory];
+export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedAddressBook, seedCallHistory, seedIntegrations];

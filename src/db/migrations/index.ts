@@ -5,6 +5,8 @@ import * as addressBook from './0003_address_book.js';
 import * as jobsWebhooks from './0004_jobs_webhooks.js';
 import * as calls from './0005_calls.js';
 import * as leases from './0006_leases.js';
+import * as auditEvents from './0007_audit_events.js';
+import * as webhookSigningSecrets from './0008_webhook_signing_secrets.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_jobs_webhooks': jobsWebhooks,
   '0005_calls': calls,
   '0006_leases': leases,
+  '0007_audit_events': auditEvents,
+  '0008_webhook_signing_secrets': webhookSigningSecrets,
 };

@@ -1,6 +1,7 @@
 /**
  * Integrations: what a customer connects to the PBX from outside. Integration API keys (created,
- * revealed, revoked by an admin) and the outgoing webhooks' delivery log and signing secret.
+ * revealed, revoked by an admin) and the outgoing webhooks' delivery log and signing secret
+ * (read and rotated by an admin, each rotation in the audit trail).
  * Delivery itself (signing, retries, URL guard) is platform/webhooks.
  */
 import type { RoutePlugin } from '../../platform/context.js';
@@ -9,3 +10,5 @@ import { webhookRoutes } from './webhooks/webhooks.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const integrationRoutes: RoutePlugin[] = [apiKeyRoutes, webhookRoutes];
+
+export { seedIntegrations } from './integrations.seed.js';

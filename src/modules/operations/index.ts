@@ -1,2 +1,11 @@
-/** Operations: what an orchestrator asks without a token (liveness, readiness), outside the versioned API. */
+/**
+ * Operations: running the service and watching over it. Liveness and readiness for orchestrators,
+ * outside the versioned API, and each PBX's audit trail for its administrators.
+ */
+import type { RoutePlugin } from '../../platform/context.js';
+import { auditEventRoutes } from './audit-events/audit-events.routes.js';
+
 export { healthRoutes } from './health.routes.js';
+
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const operationsRoutes: RoutePlugin[] = [auditEventRoutes];

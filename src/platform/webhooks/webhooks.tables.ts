@@ -23,6 +23,20 @@ export interface WebhookDeliveryTable {
   delivered_at: Timestamp | null;
 }
 
+/**
+ * A PBX's Standard Webhooks signing secret once it has been rotated (before that, the secret is
+ * derived from the server key and nothing is stored). Secrets are sealed with SECRET_KEY. The
+ * replaced secret keeps signing beside the new one until `previous_expires_at`.
+ */
+export interface WebhookSigningSecretTable {
+  pbx_id: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_expires_at: Timestamp | null;
+  rotated_at: Timestamp;
+}
+
 export interface WebhookTables {
   webhook_deliveries: WebhookDeliveryTable;
+  webhook_signing_secrets: WebhookSigningSecretTable;
 }

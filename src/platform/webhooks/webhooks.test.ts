@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { createUser } from '../../../test/factories.js';
+import { createAdmin, createUser } from '../../../test/factories.js';
 import { runImport, upload } from '../../../test/imports.js';
 import { isPrivateAddress } from '../net/addresses.js';
 import { postGuarded, UnsafeUrl } from './url-guard.js';
@@ -48,7 +48,9 @@ describe('webhooks', () => {
 
   it('delivers signed import lifecycle events that verify with the PBX secret', async () => {
     const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
-    const secret = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/signing-secret', headers: bearer(user.token) })).json().data.secret;
+    // The secret is the PBX's, read by its administrators (who hand it to the receiver).
+    const admin = await createAdmin(t.ctx, user.tenant);
+    const secret = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/signing-secret', headers: bearer(admin.token) })).json().data.secret;
     expect(secret).toMatch(/^whsec_/);
     const imp = (
       await upload(
@@ -81,8 +83,8 @@ describe('webhooks', () => {
     expect(JSON.parse(mine[2].body).data).toMatchObject({ status: 'completed', records_count: 1 });
     // A tampered body or another PBX's secret does not verify.
     expect(() => verifier.verify(mine[0].body.replace('created', 'deleted'), mine[0].headers as Record<string, string>)).toThrow();
-    const otherUser = await createUser(t.ctx);
-    const otherSecret = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/signing-secret', headers: bearer(otherUser.token) })).json().data.secret;
+    const otherAdmin = await createAdmin(t.ctx);
+    const otherSecret = (await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/signing-secret', headers: bearer(otherAdmin.token) })).json().data.secret;
     expect(() => new Webhook(otherSecret).verify(mine[0].body, mine[0].headers as Record<string, string>)).toThrow();
 
     const log = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries?filter[subject_id]=${imp.id}`, headers: bearer(user.token) });

@@ -1,21 +1,13 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { DB } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
-import type { Config } from '../../config.js';
 import { defineJob } from '../jobs/jobs.js';
+import { signaturesOf, signingSecretsOf } from './signing-secrets.js';
 import { postGuarded } from './url-guard.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
-
-/**
- * The PBX's Standard Webhooks signing secret (`whsec_` + base64 key). Derived from the server key,
- * so nothing secret is stored; receivers verify `webhook-signature` with it.
- */
-export function signingSecret(config: Config, pbxId: string): string {
-  return `whsec_${createHmac('sha256', config.secretKey).update(`webhook-signing:${pbxId}`).digest('base64')}`;
-}
 
 export interface WebhookEvent {
   pbxId: string;
@@ -68,8 +60,11 @@ export const deliverWebhook = defineJob<{ deliveryId: string }>({
   async run(ctx, { deliveryId }) {
     const delivery = await ctx.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirst();
     if (!delivery || delivery.status !== 'pending') return;
+    // Every attempt, a retry of an old message included, is signed now with the secrets valid now:
+    // during a rotation's overlap both verify, so receivers still on the previous secret lose nothing.
     const sentAt = ctx.clock.now();
-    const signature = new Webhook(signingSecret(ctx.config, delivery.pbx_id)).sign(delivery.id, sentAt, delivery.payload);
+    const secrets = await signingSecretsOf(ctx.db, ctx.secrets, ctx.config, delivery.pbx_id, sentAt);
+    const signature = signaturesOf(secrets, (secret) => new Webhook(secret).sign(delivery.id, sentAt, delivery.payload));
     const headers = {
       'content-type': 'application/json',
       'user-agent': 'pbx-api-webhooks/1',

@@ -1,15 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../../platform/context.js';
-import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
+import { principalOf, tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { requireUser } from '../../../platform/auth/principal.js';
 import { NotFound } from '../../../platform/errors.js';
-import { signingSecret } from '../../../platform/webhooks/webhooks.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { findDelivery, listDeliveries, type DeliveryRow } from './webhooks.queries.js';
-import { DeliveryListQuery, DeliveryParams, SigningSecretResponse, WebhookDelivery, type WebhookDeliveryView } from './webhooks.schemas.js';
+import { SigningSecretService } from './signing-secret.service.js';
+import {
+  DeliveryListQuery,
+  DeliveryParams,
+  RotateSigningSecretBody,
+  SigningSecretResponse,
+  WebhookDelivery,
+  type WebhookDeliveryView,
+} from './webhooks.schemas.js';
 
 const tags = ['Webhooks'];
 const USER = { user: true } as const;
+const ADMIN = { user: 'admin' } as const;
+
+const SIGNING =
+  'Each message carries webhook-id, webhook-timestamp and webhook-signature, as the Standard Webhooks specification defines: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, ' +
+  'one per secret, space-separated. After a rotation, deliveries (retries of older messages included, since each attempt is signed when it is sent) carry two signatures, ' +
+  'with the new and with the previous secret, until `previous_secret_expires_at`; a Standard Webhooks library accepts a message when any of them verifies, so receivers switch without losing messages. ' +
+  'The secret is for the PBX administrators only: anyone holding it can sign messages that receivers will trust. Answers carrying it are sent with `Cache-Control: no-store`.';
 
 function presentDelivery(row: DeliveryRow): WebhookDeliveryView {
   return {
@@ -66,19 +81,47 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     },
   });
 
-  app.get('/webhooks/signing-secret', {
-    config: { auth: USER },
+  const secrets = new SigningSecretService(ctx);
+  const r = app.withTypeProvider<TypeBoxTypeProvider>();
+  r.get('/webhooks/signing-secret', {
+    config: { auth: ADMIN },
     schema: {
       tags,
       operationId: 'getWebhookSigningSecret',
-      summary: "The PBX's Standard Webhooks secret, to verify webhook-signature",
-      description:
-        'Each message carries webhook-id, webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "id.timestamp.body">), as the Standard Webhooks specification defines.',
+      summary: "The PBX's Standard Webhooks secret, to verify webhook-signature (administrators)",
+      description: SIGNING,
       response: { 200: SigningSecretResponse },
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return { data: { secret: signingSecret(ctx.config, tenantOfRequest(request).pbxId) } };
+      return { data: await secrets.current(tenantOfRequest(request)) };
+    },
+  });
+
+  r.post('/webhooks/signing-secret/rotate', {
+    config: { auth: ADMIN },
+    schema: {
+      tags,
+      operationId: 'rotateWebhookSigningSecret',
+      summary: 'Replace the signing secret; the previous one keeps signing beside it for the overlap window',
+      description:
+        'Answers the new secret and when the previous one stops signing (`previous_secret_expires_at`, after `overlap_seconds`). ' +
+        'Only the latest replaced secret keeps signing: rotating again within the window ends the older one at once. ' +
+        'Each rotation is recorded in the audit trail (`GET /audit-events`, action `webhook_signing_secret.rotated`), without any secret. ' +
+        '409 when another rotation happened at the same moment. ' +
+        SIGNING,
+      body: RotateSigningSecretBody,
+      response: { 200: SigningSecretResponse, 409: { $ref: 'MessageError#' } },
+    },
+    // The body is optional: an empty POST rotates with the default window.
+    preValidation: (request, _reply, done) => {
+      (request as { body?: unknown }).body ??= {};
+      done();
+    },
+    handler: async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { secret } = await secrets.rotate(tenantOfRequest(request), principalOf(request), request.id, request.body.overlap_seconds);
+      return { data: secret };
     },
   });
 }

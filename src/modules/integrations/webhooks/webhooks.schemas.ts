@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_SECRET_OVERLAP_SECONDS } from '../../../config.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { DataEnvelope, DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 
@@ -35,4 +36,38 @@ export const DeliveryListQuery = ListQuery({
 
 export const DeliveryParams = Type.Object({ delivery: Type.String({ pattern: '^msg_[0-9a-f]{32}$' }) });
 
-export const SigningSecretResponse = DataEnvelope(Type.Object({ secret: Type.String({ examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'] }) }));
+const SigningSecret = Type.Object({
+  secret: Type.String({
+    description: 'The current Standard Webhooks secret (`whsec_` + base64 key): verify `webhook-signature` with it.',
+    examples: ['whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'],
+  }),
+  rotated_at: Nullable(DateTime({ description: 'When this secret replaced the previous one; null while the PBX has its first secret.' })),
+  previous_secret_expires_at: Nullable(
+    DateTime({
+      description:
+        'Until then deliveries are signed with this secret and the previous one (two signatures in `webhook-signature`); null when no previous secret signs any more.',
+    }),
+  ),
+  overlap_seconds: Type.Integer({
+    description:
+      "The overlap window: how long a replaced secret keeps signing. On a rotation, the window it applied; otherwise the server's default, which a rotation applies unless told otherwise.",
+    examples: [86400],
+  }),
+});
+export type SigningSecretView = Static<typeof SigningSecret>;
+
+export const SigningSecretResponse = DataEnvelope(SigningSecret);
+
+export const RotateSigningSecretBody = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_SECRET_OVERLAP_SECONDS,
+        description:
+          "How long the replaced secret keeps signing beside the new one (default: the server's window, 24 hours unless configured). 0 stops it at once, for a leaked secret.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
