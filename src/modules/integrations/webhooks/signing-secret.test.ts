@@ -4,6 +4,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createUser, type TestUser } from '../../../../test/factories.js';
+import { loadConfig } from '../../../config.js';
+import { rotateSigningSecret, signingSecretsOf } from '../../../platform/webhooks/signing-secrets.js';
 import { enqueueWebhook } from '../../../platform/webhooks/webhooks.js';
 import { seedIntegrations } from '../integrations.seed.js';
 
@@ -13,6 +15,15 @@ interface Received {
 }
 
 const OVERLAP = 120;
+
+describe('WEBHOOK_SECRET_OVERLAP_SECONDS', () => {
+  it('defaults to 24 hours and is at most seven days', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).webhookSecretOverlapSeconds).toBe(86400);
+    expect(loadConfig({ NODE_ENV: 'test', WEBHOOK_SECRET_OVERLAP_SECONDS: '0' }).webhookSecretOverlapSeconds).toBe(0);
+    expect(() => loadConfig({ NODE_ENV: 'test', WEBHOOK_SECRET_OVERLAP_SECONDS: '604801' })).toThrow(/WEBHOOK_SECRET_OVERLAP_SECONDS must be at most 604800/);
+    expect(() => loadConfig({ NODE_ENV: 'test', WEBHOOK_SECRET_OVERLAP_SECONDS: 'a day' })).toThrow(/WEBHOOK_SECRET_OVERLAP_SECONDS/);
+  });
+});
 
 describe('webhook signing secret', () => {
   let t: TestApp;
@@ -203,6 +214,19 @@ describe('webhook signing secret', () => {
     const now = await deliver(admin);
     expect(String(now.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect([verifies(third, now), verifies(fourth, now)]).toEqual([false, true]);
+  });
+
+  it('lets one of two simultaneous rotations win and answers 409 to the other, so no secret handed out is lost', async () => {
+    const admin = await createAdmin(t.ctx);
+    const rotateNow = () => rotateSigningSecret(t.ctx.db, t.ctx.secrets, t.ctx.config, admin.pbxId, t.clock.now(), 60);
+    const outcomes = await Promise.allSettled([rotateNow(), rotateNow()]);
+    const won = outcomes.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value.current] : []));
+    const lost = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [outcome.reason as unknown] : []));
+    for (const reason of lost) expect(reason).toMatchObject({ statusCode: 409 });
+    const stored = await signingSecretsOf(t.ctx.db, t.ctx.secrets, t.ctx.config, admin.pbxId, t.clock.now());
+    for (const secret of won) expect([stored.current, stored.previous]).toContain(secret);
+    // SQLite runs the two reads before either write, so the race is certain there; PostgreSQL's pool may serialise them.
+    if (t.ctx.dialect === 'sqlite') expect(lost).toHaveLength(1);
   });
 
   it('refuses a bad overlap window with 422', async () => {

@@ -106,6 +106,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: 'Replace the signing secret; the previous one keeps signing beside it for the overlap window',
       description:
         'Answers the new secret and when the previous one stops signing (`previous_secret_expires_at`, after `overlap_seconds`). ' +
+        'The body may be left out (or `{}`): the server default window applies. ' +
         'Only the latest replaced secret keeps signing: rotating again within the window ends the older one at once. ' +
         'Each rotation is recorded in the audit trail (`GET /audit-events`, action `webhook_signing_secret.rotated`), without any secret. ' +
         '409 when another rotation happened at the same moment. ' +
