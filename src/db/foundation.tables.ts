@@ -9,6 +9,10 @@ export interface PbxTable {
   timezone: Generated<string>;
   plan: Generated<string>;
   rate_limit_per_minute: Generated<number | null>;
+  /** How every `fullName` of the workforce reads: `first_last` (Anna Schmit) or `last_first` (Schmit Anna). */
+  name_order: Generated<'first_last' | 'last_first'>;
+  /** `HH:MM` where a half day's morning ends and its afternoon starts. */
+  half_day_split: Generated<string>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -59,3 +59,9 @@ export const SHARED_SCHEMAS = [UnauthorizedBody, ForbiddenBody, NotFoundBody, Va
 /** `{message, data}` envelope used by login and profile endpoints. */
 export const MessageData = <T extends TSchema>(data: T) => Type.Object({ message: Type.String(), data });
 export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data });
+
+/**
+ * The `pbx_id` of a path that names its PBX (`/{pbx_id}/...`). Any string: resource routes answer
+ * 403 for every PBX but the caller's (see tenantInPath), a malformed id included.
+ */
+export const PbxIdParam = Type.String({ maxLength: 64, description: "The caller's PBX; any other is refused with 403." });

@@ -15,6 +15,16 @@ export function tenantOf(principal: Principal): Tenant {
   return { pbxId: principal.pbxId };
 }
 
+/**
+ * The tenant of a path that names its PBX (`/{pbx_id}/...`, the workforce's): the caller's own
+ * PBX only. Any other id, existing or not, is the same 403, so the answer reveals nothing.
+ */
+export function tenantInPath(principal: Principal, pbxId: string): Tenant {
+  const tenant = tenantOf(principal);
+  if (tenant.pbxId !== pbxId) throw new Forbidden('You have no access to this PBX.');
+  return tenant;
+}
+
 export interface NewPbx {
   name: string;
   countryCode?: string;
@@ -33,6 +43,8 @@ export async function insertPbx(db: Kysely<DB>, clock: Clock, pbx: NewPbx): Prom
     timezone: pbx.timezone ?? 'Europe/Luxembourg',
     plan: pbx.plan ?? 'standard',
     rate_limit_per_minute: pbx.rateLimitPerMinute ?? null,
+    name_order: 'first_last',
+    half_day_split: '12:00',
     created_at: now,
     updated_at: now,
   };
