@@ -72,7 +72,7 @@ export interface Config {
   amiEventsLeaseSeconds: number;
   /** Seconds after origination when the simulated engine's call detail record is produced. */
   simulatedCdrDelaySeconds: number;
-  /** `GET /cdrs/detail/{id}` requests per minute per principal. */
+  /** `GET /cdrs/detail/{id}` requests per minute per user or API key. */
   cdrDetailRateLimitPerMinute: number;
 }
 
