@@ -96,6 +96,18 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(key.token).toMatch(/^pbxi_/);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(0);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(2);
+
+    // An internal key acts for its PBX; one serving every PBX is asked for explicitly and marked.
+    const internal = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--pbx', tenant.id, '--name', 'Softphones')).stdout);
+    expect(internal).toMatchObject({ kind: 'internal', pbx_id: tenant.id, operator_wide: false, name: 'Softphones', token: expect.stringMatching(/^pbxn_/) });
+    const wide = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--operator-wide', '--name', 'WebRTC gateway')).stdout);
+    expect(wide).toMatchObject({ kind: 'internal', pbx_id: null, operator_wide: true, name: '[operator-wide] WebRTC gateway' });
+    const listed = await cli('api-key', 'list', '--kind', 'internal');
+    expect(listed.stdout).not.toContain(wide.token);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ id: internal.id, pbx_id: tenant.id, operator_wide: false }),
+      expect.objectContaining({ id: wide.id, pbx_id: null, operator_wide: true, name: '[operator-wide] WebRTC gateway' }),
+    ]);
   }, 60_000);
 
   it('api-key revoke reaches a running server at once through Redis', async ({ expect }) => {
@@ -132,9 +144,14 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
       ['api-key', 'create', '--kind', 'root'],
       ['api-key', 'create', '--kind', 'integration', '--pbx', 'x', '--scopes', 'all'],
       ['serve', '--bogus'],
+      ['api-key', 'create', '--kind', 'internal'],
+      ['api-key', 'create', '--kind', 'pbx', '--pbx', 'x', '--operator-wide'],
     ];
     const results = await Promise.all(cases.map((args) => cli(...args)));
     results.forEach((result, i) => expect(result.code, cases[i].join(' ')).toBe(2));
     expect(results[4].stderr).toContain('--kind must be');
+    // An internal key names its PBX, or says it serves every PBX.
+    expect(results[7].stderr).toContain('--operator-wide');
+    expect(results[8].stderr).toContain('--operator-wide is for an internal key');
   }, 60_000);
 });
