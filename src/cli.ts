@@ -22,7 +22,8 @@ const loadDirectory = () => import('./modules/directory/index.js');
 const USAGE = `Usage: pbx-api <command> [options]
 
 Commands:
-  serve                               migrate, seed demo data into an empty database, serve the API
+  serve                               migrate, seed demo data into an empty database (not in production
+                                      unless SEED_DEMO=true), serve the API
   migrate                             apply pending database migrations
   seed --demo [--json]                seed the demo tenants (idempotent); --json prints only the JSON
   openapi                             print the OpenAPI 3.1 document the server serves at /api/v1/openapi.json
