@@ -73,7 +73,7 @@ describe.each(stores)('rate limits ($name store)', ({ env }) => {
     const login = async () => {
       const response = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: user.email, password: user.password } });
       expect(response.statusCode).toBe(200);
-      return (response.json() as { data: { token: string } }).data.token;
+      return response.json<{ data: { token: string } }>().data.token;
     };
     const tokens = [await login(), await login(), user.token];
     const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
