@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { systemClock } from '../../src/platform/clock.js';
+import { insertPbx } from '../../src/platform/tenancy.js';
 import { bearer, buildTestApp } from '../helpers.js';
 
 const run = promisify(execFile);
@@ -96,8 +98,15 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(key.token).toMatch(/^pbxi_/);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(0);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(2);
+  }, 60_000);
 
-    // An internal key acts for its PBX; one serving every PBX is asked for explicitly and marked.
+  it('makes internal keys for one PBX, and an operator-wide one only when asked, marked in its name and the listing', async ({ expect }) => {
+    const { cli, dataDir } = workspace();
+    // The tenant is made in-process: this test is about the key commands.
+    const database = openDatabase({ sqlitePath: join(dataDir, 'pbx-api.sqlite') });
+    await migrateToLatest(database.db);
+    const tenant = await insertPbx(database.db, systemClock, { name: 'Internal Corp' });
+    await database.close();
     const internal = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--pbx', tenant.id, '--name', 'Softphones')).stdout);
     expect(internal).toMatchObject({ kind: 'internal', pbx_id: tenant.id, operator_wide: false, name: 'Softphones', token: expect.stringMatching(/^pbxn_/) });
     const wide = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--operator-wide', '--name', 'WebRTC gateway')).stdout);
