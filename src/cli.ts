@@ -4,7 +4,7 @@ import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { commandContext, openConfiguredDatabase, openMigratedDatabase } from './runtime.js';
-import { createApiKey, revokeApiKey } from './platform/auth/api-keys.js';
+import { createApiKey, listApiKeys, revokeApiKey } from './platform/auth/api-keys.js';
 import { announceChange } from './platform/cache/change-broadcast.js';
 import { INTEGRATION_SCOPES } from './platform/auth/principal.js';
 import { findPbx, insertPbx } from './platform/tenancy.js';
@@ -22,13 +22,18 @@ const loadDirectory = () => import('./modules/directory/index.js');
 const USAGE = `Usage: pbx-api <command> [options]
 
 Commands:
-  serve                               migrate, seed demo data into an empty database, serve the API
+  serve                               migrate, seed demo data into an empty database (not in production
+                                      unless SEED_DEMO=true), serve the API
   migrate                             apply pending database migrations
   seed --demo [--json]                seed the demo tenants (idempotent); --json prints only the JSON
   openapi                             print the OpenAPI 3.1 document the server serves at /api/v1/openapi.json
   tenant create --name NAME [--country LU] [--timezone Europe/Luxembourg] [--plan standard] [--rate-limit N]
   user create --pbx PBX_ID --email EMAIL [--password PASSWORD] [--first-name F] [--last-name L] [--role user|admin]
-  api-key create --kind pbx|integration|internal|pbx-server [--pbx PBX_ID] [--name NAME] [--scopes a,b]
+  api-key create --kind pbx|integration|internal|pbx-server --pbx PBX_ID [--name NAME] [--scopes a,b]
+  api-key create --kind internal --operator-wide [--name NAME]
+                                      an internal key serving every PBX: its name is marked, its every use logged
+  api-key list [--pbx PBX_ID] [--kind KIND]
+                                      the keys (never their tokens) as JSON, operator-wide ones marked
   api-key revoke ID_OR_TOKEN
 
 Settings come from the environment (see README): DATABASE_URL, SQLITE_PATH, PORT, ...`;
@@ -56,6 +61,7 @@ const OPTIONS = {
   role: { type: 'string' },
   kind: { type: 'string' },
   scopes: { type: 'string' },
+  'operator-wide': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -135,17 +141,27 @@ async function run(argv: string[]): Promise<void> {
       });
     case 'api-key create':
       return withDatabase(config, true, async (database) => {
-        const kind = need(values.kind, '--kind').replace('-', '_') as ApiKeyKind;
-        if (!['pbx', 'integration', 'internal', 'pbx_server'].includes(kind)) throw new UsageError('--kind must be pbx, integration, internal or pbx-server');
+        const kind = apiKeyKind(need(values.kind, '--kind'));
         const scopes = values.scopes ? values.scopes.split(',').map((s) => s.trim()) : [];
         const unknown = scopes.filter((s) => !(INTEGRATION_SCOPES as readonly string[]).includes(s));
         if (unknown.length) throw new UsageError(`unknown scope(s): ${unknown.join(', ')}; known: ${INTEGRATION_SCOPES.join(', ')}`);
         if (kind === 'integration' && scopes.length === 0) throw new UsageError('an integration key needs --scopes');
-        const pbxId = kind === 'internal' ? null : need(values.pbx, '--pbx');
+        const operatorWide = values['operator-wide'] === true;
+        if (operatorWide && (kind !== 'internal' || values.pbx)) throw new UsageError('--operator-wide is for an internal key without --pbx');
+        if (kind === 'internal' && !operatorWide && !values.pbx) {
+          throw new UsageError('an internal key needs --pbx PBX_ID, or --operator-wide for a key serving every PBX');
+        }
+        const pbxId = operatorWide ? null : need(values.pbx, '--pbx');
         if (pbxId && !(await findPbx(database.db, pbxId))) throw new UsageError(`no PBX with id ${pbxId}`);
         const ctx = commandContext(config, database);
-        const { row, token } = await createApiKey(database.db, ctx.clock, ctx.secrets, { pbxId, kind, name: values.name ?? `${kind} key`, scopes });
-        process.stdout.write(`${JSON.stringify({ id: row.id, kind, pbx_id: row.pbx_id, scopes, token })}\n`);
+        const name = values.name ?? `${kind} key`;
+        const { row, token } = await createApiKey(database.db, ctx.clock, ctx.secrets, { pbxId, kind, name, scopes, operatorWide });
+        process.stdout.write(`${JSON.stringify({ id: row.id, kind, pbx_id: row.pbx_id, operator_wide: operatorWide, name: row.name, scopes, token })}\n`);
+      });
+    case 'api-key list':
+      return withDatabase(config, true, async (database) => {
+        const kind = values.kind === undefined ? undefined : apiKeyKind(values.kind);
+        process.stdout.write(`${JSON.stringify(await listApiKeys(database.db, { pbxId: values.pbx, kind }), null, 2)}\n`);
       });
     case 'api-key revoke':
       return withDatabase(config, true, async (database) => {
@@ -157,6 +173,14 @@ async function run(argv: string[]): Promise<void> {
     default:
       throw new UsageError(`unknown command: ${positionals.join(' ')}`);
   }
+}
+
+function apiKeyKind(value: string): ApiKeyKind {
+  const kind = value.replace('-', '_');
+  if (kind !== 'pbx' && kind !== 'integration' && kind !== 'internal' && kind !== 'pbx_server') {
+    throw new UsageError('--kind must be pbx, integration, internal or pbx-server');
+  }
+  return kind;
 }
 
 async function withDatabase(

@@ -42,6 +42,7 @@ export interface Config {
   userTokenTtlSeconds: number | null;
   loginAttemptsPerWindow: number;
   loginWindowSeconds: number;
+  /** `serve` seeds an empty database with the demo tenants (SEED_DEMO): on by default, but never in production unless set to true. */
   seedDemo: boolean;
   /** Behind a reverse proxy: take the client address from X-Forwarded-For. */
   trustProxy: boolean;
@@ -72,7 +73,7 @@ export interface Config {
   amiEventsLeaseSeconds: number;
   /** Seconds after origination when the simulated engine's call detail record is produced. */
   simulatedCdrDelaySeconds: number;
-  /** `GET /cdrs/detail/{id}` requests per minute per principal. */
+  /** `GET /cdrs/detail/{id}` requests per minute per user or API key. */
   cdrDetailRateLimitPerMinute: number;
 }
 
@@ -164,7 +165,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     userTokenTtlSeconds: tokenTtl === 0 ? null : tokenTtl,
     loginAttemptsPerWindow: intFrom(env.LOGIN_ATTEMPTS_PER_WINDOW, 10, 'LOGIN_ATTEMPTS_PER_WINDOW'),
     loginWindowSeconds: intFrom(env.LOGIN_WINDOW_SECONDS, 900, 'LOGIN_WINDOW_SECONDS'),
-    seedDemo: env.SEED_DEMO !== 'false',
+    seedDemo: booleanFrom(env.SEED_DEMO, nodeEnv !== 'production', 'SEED_DEMO'),
     trustProxy: env.TRUST_PROXY === 'true',
     jobWorkerEnabled: env.JOB_WORKER !== 'false',
     jobPollIntervalMs: intFrom(env.JOB_POLL_INTERVAL_MS, 1000, 'JOB_POLL_INTERVAL_MS'),

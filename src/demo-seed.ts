@@ -83,7 +83,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; creat
   if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
 
   const tenants: DemoTenant[] = [];
-  for (const plan of PLANS) tenants.push(await seedTenant(ctx, plan));
+  for (const [index, plan] of PLANS.entries()) tenants.push(await seedTenant(ctx, plan, index));
   const seed: DemoSeed = { base_url: ctx.config.baseUrl, tenants };
   await ctx.db
     .insertInto('settings')
@@ -92,7 +92,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; creat
   return { seed, created: true };
 }
 
-async function seedTenant(ctx: AppContext, plan: TenantPlan): Promise<DemoTenant> {
+async function seedTenant(ctx: AppContext, plan: TenantPlan, index: number): Promise<DemoTenant> {
   const { db, clock, secrets } = ctx;
   const pbx = await insertPbx(db, clock, { name: plan.name, countryCode: plan.country, timezone: plan.timezone });
   const slug = plan.domain.split('.')[0];
@@ -140,7 +140,7 @@ async function seedTenant(ctx: AppContext, plan: TenantPlan): Promise<DemoTenant
     ],
     samples: {},
   };
-  const context: DemoTenantContext = { pbxId: pbx.id, countryCode: plan.country, admin: tenant.admin, users: tenant.users };
+  const context: DemoTenantContext = { pbxId: pbx.id, index, countryCode: plan.country, admin: tenant.admin, users: tenant.users };
   for (const seeder of DEMO_SEEDERS) Object.assign(tenant.samples, await seeder(ctx, context));
   return tenant;
 }

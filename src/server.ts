@@ -1,19 +1,13 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
+import type { Database } from './db/database.js';
 import { demoSeedExists, seedDemo, type DemoSeed } from './demo-seed.js';
 import { commandContext, openMigratedDatabase } from './runtime.js';
 
 /** Migrates, seeds the demo data into an empty database when enabled, listens, and shuts down gracefully. */
 export async function serve(config: Config): Promise<void> {
   const database = await openMigratedDatabase(config);
-  if (config.seedDemo) {
-    // An empty database gets the demo data; one seeded before shows its logins again.
-    const empty = !(await database.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst());
-    if (empty || (await demoSeedExists(database.db))) {
-      const { seed, created } = await seedDemo(commandContext(config, database));
-      printDemoLogins(seed, created);
-    }
-  }
+  await seedOnStart(config, database);
   const app = await buildApp({ config, database });
   await app.listen({ host: config.host, port: config.port });
   app.log.info(`pbx-api serving ${config.baseUrl} (docs at ${config.baseUrl}/docs) on ${database.dialect}`);
@@ -33,7 +27,27 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-function printDemoLogins(seed: DemoSeed, created: boolean): void {
+/**
+ * With `seedDemo` (SEED_DEMO; on by default outside production only), an empty database gets the
+ * demo data and one seeded before shows its logins again. Passwords are printed outside
+ * production only: there the logins stay behind `pbx-api seed --demo --json`.
+ */
+export async function seedOnStart(config: Config, database: Database, write: (text: string) => unknown = (text) => process.stdout.write(text)): Promise<void> {
+  if (!config.seedDemo) return;
+  const empty = !(await database.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst());
+  if (!empty && !(await demoSeedExists(database.db))) return;
+  const { seed, created } = await seedDemo(commandContext(config, database));
+  write(demoBanner(seed, created, config.env !== 'production'));
+}
+
+function demoBanner(seed: DemoSeed, created: boolean, showPasswords: boolean): string {
+  if (!showPasswords) {
+    const lines = [created ? 'Demo data seeded (SEED_DEMO=true):' : 'Demo data present (SEED_DEMO=true):'];
+    for (const tenant of seed.tenants) lines.push(`  ${tenant.name} (pbx ${tenant.pbx_id})`);
+    lines.push('  Its accounts have published passwords: never let real users reach this instance.');
+    lines.push('  Logins, keys and sample ids: npx pbx-api seed --demo --json');
+    return `${lines.join('\n')}\n`;
+  }
   const lines = [created ? 'Demo data seeded. Log in with:' : 'Demo logins:'];
   for (const tenant of seed.tenants) {
     lines.push(`  ${tenant.name} (pbx ${tenant.pbx_id})`);
@@ -41,5 +55,5 @@ function printDemoLogins(seed: DemoSeed, created: boolean): void {
     for (const user of tenant.users.filter((u) => u.id !== tenant.admin.id)) lines.push(`    user   ${user.email} / ${user.password}`);
   }
   lines.push('  All demo keys and sample ids: npx pbx-api seed --demo --json');
-  process.stdout.write(`${lines.join('\n')}\n`);
+  return `${lines.join('\n')}\n`;
 }

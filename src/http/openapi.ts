@@ -28,7 +28,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
             type: 'apiKey',
             in: 'header',
             name: 'Authorization',
-            description: 'Internal key, sent as the Authorization header value (prefix pbxn_).',
+            description: 'Internal key of one PBX, sent as the Authorization header value (prefix pbxn_).',
           },
           PbxServerAuth: { type: 'http', scheme: 'bearer', description: 'Internal PBX server key (prefix pbxs_).' },
         },

@@ -18,10 +18,14 @@ declare module 'fastify' {
 
 const DEFAULT_WINDOW_MS = 60_000;
 
-/** Who a request counts against: its principal (token and key ids are random UUIDs), or its address when it has none. */
+/**
+ * Who a request counts against: a user (all of its tokens together, so logging in again does not
+ * start a fresh budget), an API key, or the client address for a request without a valid token.
+ */
 export function rateLimitKey(request: FastifyRequest): string {
   const principal = request.principal;
-  return principal ? principal.id : `ip:${request.ip}`;
+  if (!principal) return `ip:${request.ip}`;
+  return principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.id}`;
 }
 
 function setHeaders(reply: FastifyReply, max: number, remaining: number, resetSeconds: number, windowSeconds: number): void {
@@ -33,7 +37,7 @@ function setHeaders(reply: FastifyReply, max: number, remaining: number, resetSe
 }
 
 /**
- * 120 requests a minute per principal by default, or its PBX plan's figure; a route may declare
+ * 120 requests a minute per user or API key by default, or its PBX plan's figure; a route may declare
  * its own `config.rateLimit` instead. Every request is counted, unknown routes and refusals
  * included, after the principal is resolved and before it is authorized, and every response
  * carries X-RateLimit-* and the IETF draft RateLimit / RateLimit-Policy fields.

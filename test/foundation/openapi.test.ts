@@ -14,10 +14,10 @@ interface Operation {
 const SIGN_IN_ERRORS: Record<string, string[]> = {
   'post /login': ['401', '403'],
   'get /magic-login/{token}': ['401', '403', '404'],
-  'post /passwordless/login': ['401', '403'],
   'post /passwordless/verify': ['401', '403'],
-  'post /passwordless/resend': ['401', '403'],
 };
+/** Public requests for a link or a code answer alike whether or not the address has an account: never 401 or 403. */
+const SAME_FOR_EVERY_ADDRESS = ['post /magic-link', 'post /passwordless/login', 'post /passwordless/resend'];
 
 describe('OpenAPI document and docs page', () => {
   let t: TestApp;
@@ -92,6 +92,16 @@ describe('OpenAPI document and docs page', () => {
       expect(statusCode, `${method} ${path}`).toBeGreaterThanOrEqual(400);
       expect(Object.keys(document.paths[path][method].responses), `${method} ${path} answered ${statusCode}`).toContain(String(statusCode));
     }
+  });
+
+  it('documents no 401 or 403 for asking a link or a code, which answer alike for every address', async () => {
+    for (const operation of SAME_FOR_EVERY_ADDRESS) {
+      const [method, path] = operation.split(' ');
+      expect(Object.keys(document.paths[path][method].responses), operation).not.toContain('401');
+      expect(Object.keys(document.paths[path][method].responses), operation).not.toContain('403');
+    }
+    const unknown = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: 'nobody@example.test' } });
+    expect(Object.keys(document.paths['/passwordless/login'].post.responses)).toContain(String(unknown.statusCode));
   });
 
   it('uses the contract error bodies', () => {

@@ -65,6 +65,28 @@ describe.each(stores)('rate limits ($name store)', ({ env }) => {
     // Another principal of the same PBX has its own budget.
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(key) })).statusCode).toBe(403);
   });
+
+  it('counts a user once, whatever token it uses: logging in again starts no fresh budget', async () => {
+    const t = await build(`test:${randomBytes(4).toString('hex')}:`);
+    const tenant = await createTenant(t.ctx, { rateLimitPerMinute: 4 });
+    const user = await createUser(t.ctx, { tenant });
+    const login = async () => {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: user.email, password: user.password } });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ data: { token: string } }>().data.token;
+    };
+    const tokens = [await login(), await login(), user.token];
+    const me = (token: string) => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
+    const statuses: number[] = [];
+    for (const token of [...tokens, ...tokens]) statuses.push((await me(token)).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    // Another user of the PBX, and each API key, count on their own.
+    expect((await me((await createUser(t.ctx, { tenant })).token)).headers['x-ratelimit-remaining']).toBe('3');
+    const [pbxKey, otherKey] = [await createKey(t.ctx, tenant, 'pbx'), await createKey(t.ctx, tenant, 'pbx')];
+    for (let i = 0; i < 4; i++) expect((await me(pbxKey)).statusCode).toBe(403);
+    expect((await me(pbxKey)).statusCode).toBe(429);
+    expect((await me(otherKey)).headers['x-ratelimit-remaining']).toBe('3');
+  });
 });
 
 describe('rate limits in memory', () => {

@@ -7,6 +7,7 @@ import * as calls from './0005_calls.js';
 import * as leases from './0006_leases.js';
 import * as auditEvents from './0007_audit_events.js';
 import * as webhookSigningSecrets from './0008_webhook_signing_secrets.js';
+import * as internalKeyTenants from './0009_internal_key_tenants.js';
 import * as workforce from './0010_workforce.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0006_leases': leases,
   '0007_audit_events': auditEvents,
   '0008_webhook_signing_secrets': webhookSigningSecrets,
+  '0009_internal_key_tenants': internalKeyTenants,
   '0010_workforce': workforce,
 };

@@ -82,7 +82,8 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
     return { userId: null, name, number };
   };
   const now = ctx.clock.now();
-  const baseId = Math.floor(now.getTime() / 1000) * 1000;
+  // Call ids are the PBX's own (unique per PBX); each demo tenant gets its own range, so one tenant's sample id is no record of the other.
+  const baseId = Math.floor(now.getTime() / 1000) * 1000 + tenant.index * 10_000;
   const records: IngestCdrView[] = [];
   const recorded: Array<{ record: IngestCdrView; id: number; seconds: number }> = [];
 

@@ -29,11 +29,11 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: Pick<AppC
     if (!token) return done();
     const resolved = authenticator.resolve(token);
     if (!(resolved instanceof Promise)) {
-      request.principal = resolved;
+      settle(request, resolved);
       return done();
     }
     resolved.then((principal) => {
-      request.principal = principal;
+      settle(request, principal);
       done();
     }, done);
   });
@@ -47,6 +47,14 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: Pick<AppC
     done(refusal(request.principal, auth) ?? undefined);
   });
 });
+
+function settle(request: FastifyRequest, principal: Principal | null): void {
+  request.principal = principal;
+  // A key that reaches every PBX leaves a trace of each use: which key (never its token), and where.
+  if (principal?.kind === 'internal' && principal.pbxId === null) {
+    request.log.info({ api_key_id: principal.id, method: request.method, route: request.routeOptions.url ?? null }, 'operator-wide internal API key used');
+  }
+}
 
 export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Unauthorized();

@@ -78,7 +78,7 @@ export class Authenticator {
     const rateLimit = key.rate_limit_per_minute ?? null;
     switch (key.kind) {
       case 'internal':
-        return resolved({ kind: 'internal', id: key.id, pbxId: null, rateLimit: null }, key.expires_at);
+        return resolved({ kind: 'internal', id: key.id, pbxId: key.pbx_id, rateLimit }, key.expires_at);
       case 'integration':
         return resolved({ kind: 'integration', id: key.id, pbxId: key.pbx_id!, scopes: JSON.parse(key.scopes) as string[], rateLimit }, key.expires_at);
       case 'pbx':

@@ -8,7 +8,8 @@ export type Principal =
   | { kind: 'pbx'; id: string; pbxId: string; rateLimit: number | null }
   | { kind: 'integration'; id: string; pbxId: string; scopes: readonly string[]; rateLimit: number | null }
   | { kind: 'pbx_server'; id: string; pbxId: string; rateLimit: number | null }
-  | { kind: 'internal'; id: string; pbxId: null; rateLimit: null };
+  /** An internal service's key: bound to one PBX, or operator-wide (`pbxId` null; made only by the CLI, its every use logged). */
+  | { kind: 'internal'; id: string; pbxId: string | null; rateLimit: number | null };
 
 export type PrincipalKind = Principal['kind'];
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;

@@ -103,7 +103,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       tags,
       operationId: 'getCallDetail',
       summary: 'Full detail of one call',
-      description: `Scoped to the caller's PBX and visibility. Limited to ${ctx.config.cdrDetailRateLimitPerMinute} requests a minute per principal, counted apart from the general limit (its own 429).`,
+      description: `Scoped to the caller's PBX and visibility. Limited to ${ctx.config.cdrDetailRateLimitPerMinute} requests a minute per user (all of its tokens together) or API key, counted apart from the general limit (its own 429).`,
       params: CdrParams,
       response: { 200: CdrDetailResponse },
     },

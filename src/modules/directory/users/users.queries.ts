@@ -51,9 +51,14 @@ export function findUsersByIds(db: Kysely<DB>, tenant: Tenant, ids: readonly str
     .execute();
 }
 
-/** By e-mail across the platform (internal services look users up this way). */
-export function findLiveUserByEmail(db: Kysely<DB>, email: string) {
-  return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).where('deleted_at', 'is', null).executeTakeFirst();
+/** Every PBX at once: only an operator-wide internal key looks users up this way. */
+export const EVERY_PBX = 'every-pbx';
+
+/** By e-mail (unique on the platform) within a tenant, or within every PBX for an operator-wide key. */
+export function findLiveUserByEmail(db: Kysely<DB>, scope: Tenant | typeof EVERY_PBX, email: string) {
+  let query = db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).where('deleted_at', 'is', null);
+  if (scope !== EVERY_PBX) query = query.where('pbx_id', '=', scope.pbxId);
+  return query.executeTakeFirst();
 }
 
 export interface UserFilters {

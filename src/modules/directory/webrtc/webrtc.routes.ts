@@ -7,6 +7,8 @@ import { targetUser } from '../shared/access.js';
 import { WebrtcService, type WebrtcSummaryView } from './webrtc.service.js';
 import { EmailParams, SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
 import { UserParams } from '../users/users.schemas.js';
+import { EVERY_PBX } from '../users/users.queries.js';
+import { principalOf } from '../../../platform/auth/auth-plugin.js';
 
 const tags = ['WebRTC'];
 const MANAGE = { user: 'admin', pbx: true } as const;
@@ -21,12 +23,15 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       tags,
       operationId: 'getWebrtcByEmail',
       summary: 'WebRTC configuration by e-mail (internal API key only)',
+      description: 'Finds the user among the internal key\u2019s PBX only: a user of another PBX is 404, as an unknown address is.',
       params: EmailParams,
       response: { 200: Type.Ref(WebrtcConfiguration) },
     },
     handler: async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return service.byEmail(request.params.email);
+      // A key bound to a PBX finds that PBX's users only; an operator-wide key (its use logged) every PBX's.
+      const { pbxId } = principalOf(request);
+      return service.byEmail(pbxId === null ? EVERY_PBX : { pbxId }, request.params.email);
     },
   });
 

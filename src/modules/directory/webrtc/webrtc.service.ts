@@ -6,7 +6,7 @@ import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, type UserRow } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
-import { findLiveUserByEmail } from '../users/users.queries.js';
+import { EVERY_PBX, findLiveUserByEmail } from '../users/users.queries.js';
 import type { SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
 import { deleteWebrtc, findWebrtc, saveWebrtc, webrtcCallerIdentities } from './webrtc.queries.js';
 
@@ -43,9 +43,9 @@ export async function webrtcSummary(db: Kysely<DB>, tenant: Tenant, user: UserRo
 export class WebrtcService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** For internal services: the full configuration of an active user, found by e-mail on the whole platform. */
-  async byEmail(email: string): Promise<Static<typeof WebrtcConfiguration>> {
-    const user = await findLiveUserByEmail(this.ctx.db, email);
+  /** For internal services: the full configuration of an active user, found by e-mail in the key's PBX (every PBX for an operator-wide key). */
+  async byEmail(scope: Tenant | typeof EVERY_PBX, email: string): Promise<Static<typeof WebrtcConfiguration>> {
+    const user = await findLiveUserByEmail(this.ctx.db, scope, email);
     if (!user || user.status !== 'active') throw new NotFound(NOT_FOUND);
     const tenant = { pbxId: user.pbx_id };
     const row = await findWebrtc(this.ctx.db, tenant, user.id);

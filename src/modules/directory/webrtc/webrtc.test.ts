@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp, apiCaller } from '../../../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp, apiCaller, TEST_BASE_URL } from '../../../../test/helpers.js';
+import { openTestDatabase } from '../../../../test/database.js';
+import { buildApp } from '../../../app.js';
+import { loadConfig } from '../../../config.js';
+import { createApiKey } from '../../../platform/auth/api-keys.js';
 import { createAdmin, createCallerIdentity, createKey, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('WebRTC configuration', () => {
@@ -76,6 +80,67 @@ describe('WebRTC configuration', () => {
     expect(unknown.statusCode).toBe(404);
     const invalid = await t.app.inject({ method: 'GET', url: '/api/v1/users/not-an-email/webrtc', headers: bearer(internal) });
     expect(invalid.statusCode).toBe(422);
+  });
+
+  it("an internal key reads its own PBX only: another tenant's user is 404, as an unknown address is", async () => {
+    const admin = await createAdmin(t.ctx);
+    await call('PUT', `/users/${admin.id}/webrtc-account`, admin.token, {
+      hostname: 'webrtc.pbx.example',
+      port: 8089,
+      password: 'tenant-a-secret',
+      voicemail_pin: '1234',
+    });
+    const strangersKey = await createKey(t.ctx, await createTenant(t.ctx), 'internal');
+    const read = (email: string) =>
+      t.app.inject({ method: 'GET', url: `/api/v1/users/${encodeURIComponent(email)}/webrtc`, headers: { authorization: strangersKey } });
+    const crossing = await read(admin.email);
+    const unknown = await read('nobody-here@example.test');
+    expect(crossing.statusCode).toBe(404);
+    expect(crossing.json()).toEqual(unknown.json());
+    expect(crossing.body).not.toContain('tenant-a-secret');
+    const own = await createKey(t.ctx, admin.tenant, 'internal');
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/users/${admin.email}/webrtc`, headers: { authorization: own } })).json().password).toBe(
+      'tenant-a-secret',
+    );
+  });
+
+  it('an operator-wide internal key reads every PBX, and each use is logged with its id, never its token', async () => {
+    const lines: string[] = [];
+    const database = await openTestDatabase();
+    const app = await buildApp({
+      config: loadConfig({ NODE_ENV: 'test', BASE_URL: TEST_BASE_URL, DATA_DIR: '/tmp/pbx-api-test', JOB_WORKER: 'false', AMI_EVENTS: 'false' }),
+      database,
+      logger: { level: 'info', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    try {
+      await app.ready();
+      const admin = await createAdmin(app.ctx);
+      const save = { hostname: 'webrtc.pbx.example', port: 8089, password: 'operator-visible' };
+      await app.inject({ method: 'PUT', url: `/api/v1/users/${admin.id}/webrtc-account`, headers: bearer(admin.token), payload: save });
+      const { row, token } = await createApiKey(app.ctx.db, app.ctx.clock, app.ctx.secrets, {
+        pbxId: null,
+        kind: 'internal',
+        name: 'WebRTC gateway',
+        operatorWide: true,
+      });
+      expect(row.name).toBe('[operator-wide] WebRTC gateway');
+      const read = await app.inject({ method: 'GET', url: `/api/v1/users/${admin.email}/webrtc`, headers: { authorization: token } });
+      expect(read.statusCode).toBe(200);
+      expect(read.json().password).toBe('operator-visible');
+      const used = lines.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === 'operator-wide internal API key used');
+      expect(used).toEqual([expect.objectContaining({ level: 30, api_key_id: row.id, method: 'GET', route: '/api/v1/users/:email/webrtc' })]);
+      expect(lines.join('\n')).not.toContain(token);
+      // A key bound to a PBX is not logged so.
+      await app.inject({
+        method: 'GET',
+        url: `/api/v1/users/${admin.email}/webrtc`,
+        headers: { authorization: await createKey(app.ctx, admin.tenant, 'internal') },
+      });
+      expect(lines.filter((line) => line.includes('operator-wide internal API key used'))).toHaveLength(1);
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 
   it('validates the account (422); only administrators manage it (403); another tenant is 404', async () => {

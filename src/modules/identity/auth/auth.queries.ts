@@ -40,17 +40,6 @@ export function latestOpenSecret(db: Kysely<DB>, userId: string, purpose: OneTim
     .executeTakeFirst();
 }
 
-export function latestSecret(db: Kysely<DB>, userId: string, purpose: OneTimeSecretTable['purpose']) {
-  return db
-    .selectFrom('one_time_secrets')
-    .select(['created_at'])
-    .where('user_id', '=', userId)
-    .where('purpose', '=', purpose)
-    .orderBy('created_at', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-}
-
 export function findSecretByHash(db: Kysely<DB>, hash: string, purpose: OneTimeSecretTable['purpose']) {
   return db.selectFrom('one_time_secrets').selectAll().where('secret_hash', '=', hash).where('purpose', '=', purpose).executeTakeFirst();
 }

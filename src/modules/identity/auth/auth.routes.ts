@@ -6,12 +6,15 @@ import { AuthService } from './auth.service.js';
 import { CodeSentResponse, EmailBody, LoginBody, MagicLoginParams, MessageResponse, TokenResponse, VerifyBody } from './auth.schemas.js';
 
 const tags = ['Login and identity'];
+/** Public, and the same answer whether or not the address has an account (asking for a link or a code). */
 const PUBLIC = { auth: { public: true } } as const;
-/** Public, and answering 401 for credentials that do not hold and 403 for a disabled account. */
+/** Public, and answering 401 for credentials that do not hold and 403 for a disabled account (past its credentials). */
 const SIGN_IN = { auth: { public: true }, answers: [401, 403] } as const;
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  const service = new AuthService(ctx);
+  const service = new AuthService(ctx, app.log);
+  // The login e-mails leave after their answers: closing waits for those still on their way.
+  app.addHook('onClose', () => service.settle());
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/login', {
@@ -59,8 +62,16 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.post('/passwordless/login', {
-    config: SIGN_IN,
-    schema: { tags, operationId: 'passwordlessLogin', summary: 'E-mail a one-time login code', body: EmailBody, response: { 200: CodeSentResponse } },
+    config: PUBLIC,
+    schema: {
+      tags,
+      operationId: 'passwordlessLogin',
+      summary: 'E-mail a one-time login code',
+      description:
+        'Always answers 200 with the code\u2019s lifetime, whether the address has an active account, a disabled one (no code is sent) or none, so addresses cannot be probed.',
+      body: EmailBody,
+      response: { 200: CodeSentResponse },
+    },
     handler: async (request) => ({ success: true, expires_in: await service.passwordlessLogin(request.body.email, request.ip) }),
   });
 
@@ -70,6 +81,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       tags,
       operationId: 'passwordlessVerify',
       summary: 'Exchange a one-time code for a user token',
+      description: '401 for a wrong, expired or used code, and for an address without a code; 403 only with a valid code of an account disabled since.',
       body: VerifyBody,
       response: { 200: TokenResponse },
     },
@@ -80,12 +92,13 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.post('/passwordless/resend', {
-    config: SIGN_IN,
+    config: PUBLIC,
     schema: {
       tags,
       operationId: 'passwordlessResend',
       summary: 'Send a new one-time code (after the cooldown)',
-      description: 'Within the cooldown the answer is 429 with Retry-After. The new code replaces the previous one.',
+      description:
+        'Within the cooldown after a code was asked for the answer is 429 with Retry-After; otherwise 200, as for POST /passwordless/login, whether or not the address has an account. The new code replaces the previous one.',
       body: EmailBody,
       response: { 200: CodeSentResponse },
     },

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
+import type { MailMessage } from '../../../platform/mail/mailer.js';
 import { oneTimeCode, sha256, verifyPassword } from '../../../platform/crypto.js';
 import { issueUserToken, revokeUserToken } from '../../../platform/auth/tokens.js';
 import { throttle } from '../../../platform/throttle.js';
@@ -12,18 +13,32 @@ import {
   findUserById,
   insertOneTimeSecret,
   latestOpenSecret,
-  latestSecret,
   retireOpenSecrets,
 } from './auth.queries.js';
 
 const INVALID_CREDENTIALS = 'These credentials do not match our records.';
+const INVALID_CODE = 'The code is invalid or has expired.';
 const DISABLED = 'This user account is disabled.';
 
 type LoginUser = NonNullable<Awaited<ReturnType<typeof findUserByEmail>>>;
 
-/** Login by password, magic link and one-time code; every path ends in a user token. */
+/** Where an e-mail that could not be sent is reported (the app's logger). */
+export interface MailErrorLog {
+  error(details: { err: unknown }, message: string): void;
+}
+
+/**
+ * Login by password, magic link and one-time code; every path ends in a user token. Asking for a
+ * link or a code answers the same, after the same work, whether or not the address has an
+ * account: the e-mail leaves after the answer, so neither its delivery time nor its failure shows.
+ */
 export class AuthService {
-  constructor(private readonly ctx: AppContext) {}
+  private readonly sending = new Set<Promise<void>>();
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly log: MailErrorLog,
+  ) {}
 
   /** Guessing guard: attempts per e-mail and per client address in a sliding window. */
   private async guard(action: string, email: string, ip: string): Promise<void> {
@@ -54,20 +69,12 @@ export class AuthService {
   /** Sends a link when the address belongs to an active account; the answer never says whether it does. */
   async requestMagicLink(email: string, ip: string): Promise<void> {
     await this.guard('magic', email, ip);
-    const user = await findUserByEmail(this.ctx.db, email);
-    if (!user || user.status !== 'active') return;
+    const user = await this.activeUserByEmail(email);
     const token = randomBytes(32).toString('base64url');
-    const now = this.ctx.clock.now();
-    await retireOpenSecrets(this.ctx.db, user.id, 'magic_link', now.toISOString());
-    await insertOneTimeSecret(this.ctx.db, {
-      user_id: user.id,
-      purpose: 'magic_link',
-      secret_hash: sha256(token),
-      expires_at: new Date(now.getTime() + this.ctx.config.magicLinkTtlSeconds * 1000).toISOString(),
-      created_at: now.toISOString(),
-    });
+    await this.storeSecret(user, 'magic_link', sha256(token), this.ctx.config.magicLinkTtlSeconds);
+    if (!user) return;
     const minutes = Math.round(this.ctx.config.magicLinkTtlSeconds / 60);
-    await this.ctx.mailer.send({
+    this.deliver({
       to: user.email,
       subject: 'Your login link',
       text: `Hello ${user.first_name},\n\nOpen this link to log in (valid for ${minutes} minutes, once):\n${this.ctx.config.baseUrl}/magic-login/${token}\n\nIf you did not ask for it, ignore this message.\n`,
@@ -91,66 +98,109 @@ export class AuthService {
     return createHmac('sha256', this.ctx.config.secretKey).update(`${userId}:${code}`).digest('hex');
   }
 
-  /** Sends a one-time code; `expires_in` is its lifetime in seconds. */
+  /**
+   * Sends a one-time code to an active account; `expires_in` is its lifetime in seconds. An unknown
+   * or disabled address gets the same answer and no code, and starts the same resend cooldown.
+   */
   async passwordlessLogin(email: string, ip: string): Promise<number> {
     await this.guard('passwordless', email, ip);
-    const user = await findUserByEmail(this.ctx.db, email);
-    if (!user) throw new Unauthorized(INVALID_CREDENTIALS);
-    if (user.status !== 'active') throw new Forbidden(DISABLED);
+    const user = await this.activeUserByEmail(email);
+    await this.startCooldown(email);
     return this.sendCode(user);
   }
 
-  /** A fresh code, refused with 429 and Retry-After inside the cooldown. */
+  /** A fresh code, refused with 429 and Retry-After inside the cooldown, which runs per address, account or not. */
   async passwordlessResend(email: string, ip: string): Promise<number> {
     await this.guard('passwordless', email, ip);
-    const user = await findUserByEmail(this.ctx.db, email);
-    if (!user) throw new Unauthorized(INVALID_CREDENTIALS);
-    if (user.status !== 'active') throw new Forbidden(DISABLED);
-    const last = await latestSecret(this.ctx.db, user.id, 'passwordless');
-    if (last) {
-      const waited = (this.ctx.clock.now().getTime() - new Date(last.created_at).getTime()) / 1000;
-      const cooldown = this.ctx.config.passwordlessResendCooldownSeconds;
-      if (waited < cooldown) throw new TooManyRequests(cooldown - waited, `Please wait ${Math.ceil(cooldown - waited)} seconds before asking for a new code.`);
-    }
+    const user = await this.activeUserByEmail(email);
+    await this.checkCooldown(email);
     return this.sendCode(user);
   }
 
-  private async sendCode(user: LoginUser): Promise<number> {
+  private cooldownKey(email: string): string {
+    return `passwordless-cooldown:${email.toLowerCase()}`;
+  }
+
+  /** A code was just asked for: the next resend waits the whole cooldown. */
+  private async startCooldown(email: string): Promise<void> {
+    const cooldown = this.ctx.config.passwordlessResendCooldownSeconds;
+    if (cooldown <= 0) return;
+    await this.ctx.counters.reset(this.cooldownKey(email));
+    await this.ctx.counters.hit(this.cooldownKey(email), cooldown);
+  }
+
+  /** 429 while the address's cooldown runs; otherwise this resend starts the next one. */
+  private async checkCooldown(email: string): Promise<void> {
+    const cooldown = this.ctx.config.passwordlessResendCooldownSeconds;
+    if (cooldown <= 0) return;
+    const { count, resetInSeconds } = await this.ctx.counters.hit(this.cooldownKey(email), cooldown);
+    if (count > 1) throw new TooManyRequests(resetInSeconds, `Please wait ${resetInSeconds} seconds before asking for a new code.`);
+  }
+
+  private async sendCode(user: LoginUser | null): Promise<number> {
     const code = oneTimeCode(6);
     const ttl = this.ctx.config.passwordlessCodeTtlSeconds;
-    const now = this.ctx.clock.now();
-    await retireOpenSecrets(this.ctx.db, user.id, 'passwordless', now.toISOString());
-    await insertOneTimeSecret(this.ctx.db, {
-      user_id: user.id,
-      purpose: 'passwordless',
-      secret_hash: this.codeHash(user.id, code),
-      expires_at: new Date(now.getTime() + ttl * 1000).toISOString(),
-      created_at: now.toISOString(),
-    });
-    await this.ctx.mailer.send({
-      to: user.email,
-      subject: `Your login code: ${code}`,
-      text: `Hello ${user.first_name},\n\nYour one-time login code is ${code}. It expires in ${Math.round(ttl / 60)} minutes and works once.\n`,
-    });
+    await this.storeSecret(user, 'passwordless', this.codeHash(user?.id ?? randomUUID(), code), ttl);
+    if (user) {
+      this.deliver({
+        to: user.email,
+        subject: `Your login code: ${code}`,
+        text: `Hello ${user.first_name},\n\nYour one-time login code is ${code}. It expires in ${Math.round(ttl / 60)} minutes and works once.\n`,
+      });
+    }
     return ttl;
   }
 
+  /**
+   * The new secret replaces the account's open ones. Without an account the same retiring statement
+   * runs for an id no row has, so the answer costs about as much either way.
+   */
+  private async storeSecret(user: LoginUser | null, purpose: 'magic_link' | 'passwordless', secretHash: string, ttlSeconds: number): Promise<void> {
+    const now = this.ctx.clock.now();
+    await retireOpenSecrets(this.ctx.db, user?.id ?? randomUUID(), purpose, now.toISOString());
+    if (!user) return;
+    await insertOneTimeSecret(this.ctx.db, {
+      user_id: user.id,
+      purpose,
+      secret_hash: secretHash,
+      expires_at: new Date(now.getTime() + ttlSeconds * 1000).toISOString(),
+      created_at: now.toISOString(),
+    });
+  }
+
+  /** Sends after the answer has left; a failure is logged (never the message, which holds the secret). */
+  private deliver(message: MailMessage): void {
+    const sending: Promise<void> = this.ctx.mailer
+      .send(message)
+      .catch((error: unknown) => this.log.error({ err: error }, 'a login e-mail could not be sent'))
+      .finally(() => this.sending.delete(sending));
+    this.sending.add(sending);
+  }
+
+  /** Waits for the e-mails still on their way (the app closing). */
+  async settle(): Promise<void> {
+    await Promise.allSettled([...this.sending]);
+  }
+
+  /** A code is checked before the account's state, so a disabled account shows only to the holder of its code. */
   async passwordlessVerify(email: string, code: string, ip: string): Promise<string> {
     await this.guard('passwordless-verify', email, ip);
     const user = await findUserByEmail(this.ctx.db, email);
-    if (!user) throw new Unauthorized('The code is invalid or has expired.');
-    if (user.status !== 'active') throw new Forbidden(DISABLED);
-    const secret = await latestOpenSecret(this.ctx.db, user.id, 'passwordless');
+    const secret = await latestOpenSecret(this.ctx.db, user?.id ?? randomUUID(), 'passwordless');
     const now = this.ctx.clock.now().toISOString();
-    if (!secret || secret.expires_at <= now || secret.attempts >= this.ctx.config.passwordlessMaxAttempts) {
-      throw new Unauthorized('The code is invalid or has expired.');
-    }
+    if (!user || !secret || secret.expires_at <= now || secret.attempts >= this.ctx.config.passwordlessMaxAttempts) throw new Unauthorized(INVALID_CODE);
     if (secret.secret_hash !== this.codeHash(user.id, code)) {
       await countFailedAttempt(this.ctx.db, secret.id);
-      throw new Unauthorized('The code is invalid or has expired.');
+      throw new Unauthorized(INVALID_CODE);
     }
-    if (!(await consumeSecret(this.ctx.db, secret.id, now))) throw new Unauthorized('The code is invalid or has expired.');
+    if (!(await consumeSecret(this.ctx.db, secret.id, now))) throw new Unauthorized(INVALID_CODE);
+    if (user.status !== 'active') throw new Forbidden(DISABLED);
     return this.issue(user, 'passwordless');
+  }
+
+  private async activeUserByEmail(email: string): Promise<LoginUser | null> {
+    const user = await findUserByEmail(this.ctx.db, email);
+    return user?.status === 'active' ? user : null;
   }
 
   private async activeUserById(userId: string): Promise<LoginUser> {

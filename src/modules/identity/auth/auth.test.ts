@@ -83,6 +83,11 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
   // Bodies arrive quoted-printable: undo soft line breaks and =XX escapes before reading them.
   const decode = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
   const lastMailTo = (to: string) => decode([...inbox].reverse().find((m) => m.to === to)?.raw ?? '');
+  /** The `count`-th e-mail to `to`, once it has arrived: e-mails leave after the answer. */
+  const mailTo = async (to: string, count = 1) => {
+    await expect.poll(() => inbox.filter((m) => m.to === to).length, { timeout: 5_000, interval: 10 }).toBeGreaterThanOrEqual(count);
+    return decode(inbox.filter((m) => m.to === to)[count - 1].raw);
+  };
 
   beforeAll(async () => {
     smtp = new SMTPServer({
@@ -114,7 +119,7 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
     const user = await createUser(t.ctx);
     const request = await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: user.email } });
     expect(request.statusCode).toBe(200);
-    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(lastMailTo(user.email))?.[1];
+    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(await mailTo(user.email))?.[1];
     expect(token).toBeDefined();
     const first = await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${token}` });
     expect(first.statusCode).toBe(200);
@@ -129,7 +134,7 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
   it('a magic link expires', async () => {
     const user = await createUser(t.ctx);
     await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: user.email } });
-    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(lastMailTo(user.email))?.[1];
+    const token = /magic-login\/([A-Za-z0-9_-]+)/.exec(await mailTo(user.email))?.[1];
     t.clock.advance(t.ctx.config.magicLinkTtlSeconds + 1);
     expect((await t.app.inject({ method: 'GET', url: `/api/v1/magic-login/${token}` })).statusCode).toBe(401);
   });
@@ -137,6 +142,10 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
   it('does not reveal whether an address has an account when asked for a link', async () => {
     const response = await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: 'ghost@example.test' } });
     expect(response.statusCode).toBe(200);
+    const user = await createUser(t.ctx);
+    const known = await t.app.inject({ method: 'POST', url: '/api/v1/magic-link', payload: { email: user.email } });
+    expect(known.json()).toEqual(response.json());
+    await mailTo(user.email);
     expect(lastMailTo('ghost@example.test')).toBe('');
   });
 
@@ -144,7 +153,7 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
     const user = await createUser(t.ctx);
     const sent = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: user.email } });
     expect(sent.json()).toEqual({ success: true, expires_in: t.ctx.config.passwordlessCodeTtlSeconds });
-    const code = /login code: (\d{6})/.exec(lastMailTo(user.email))?.[1];
+    const code = /login code: (\d{6})/.exec(await mailTo(user.email))?.[1];
     expect(code).toMatch(/^\d{6}$/);
 
     const cooldown = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/resend', payload: { email: user.email } });
@@ -164,7 +173,7 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
     t.clock.advance(t.ctx.config.passwordlessResendCooldownSeconds + 1);
     const resent = await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/resend', payload: { email: user.email } });
     expect(resent.statusCode).toBe(200);
-    const second = /login code: (\d{6})/.exec(lastMailTo(user.email))![1];
+    const second = /login code: (\d{6})/.exec(await mailTo(user.email, 2))![1];
     // After the maximum of failed attempts even the right code is refused.
     const bad = second === '000000' ? '111111' : '000000';
     for (let i = 0; i < 3; i++) await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code: bad } });
@@ -172,15 +181,113 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
     expect(locked.statusCode).toBe(401);
   });
 
-  it('an expired code is refused; unknown and disabled accounts are refused', async () => {
+  it('an expired code is refused; unknown and disabled accounts get no code', async () => {
     const user = await createUser(t.ctx);
     await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: user.email } });
-    const code = /login code: (\d{6})/.exec(lastMailTo(user.email))?.[1];
+    const code = /login code: (\d{6})/.exec(await mailTo(user.email))?.[1];
     t.clock.advance(t.ctx.config.passwordlessCodeTtlSeconds + 1);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email, code } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: 'ghost@example.test' } })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: 'ghost@example.test' } })).statusCode).toBe(200);
     const disabled = await createUser(t.ctx, { fields: { status: 'disabled' } });
-    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: disabled.email } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/login', payload: { email: disabled.email } })).statusCode).toBe(200);
     expect((await t.app.inject({ method: 'POST', url: '/api/v1/passwordless/verify', payload: { email: user.email } })).statusCode).toBe(422);
+    expect(lastMailTo('ghost@example.test') + lastMailTo(disabled.email)).toBe('');
+  });
+});
+
+describe('asking for a link or a code tells nobody whether an address has an account', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload });
+  /** An active account, a disabled one and an address without one. */
+  const addresses = async () => [
+    (await createUser(t.ctx)).email,
+    (await createUser(t.ctx, { fields: { status: 'disabled' } })).email,
+    `ghost-${Math.random().toString(36).slice(2)}@example.test`,
+  ];
+  const answer = (response: { statusCode: number; body: string; headers: Record<string, unknown> }) => ({
+    status: response.statusCode,
+    body: response.body,
+    retryAfter: response.headers['retry-after'],
+  });
+
+  it('POST /passwordless/login: 200 and the same body for each, a code only for the active account', async () => {
+    const [active, disabled, unknown] = await addresses();
+    const answers = [];
+    for (const email of [active, disabled, unknown]) answers.push(answer(await post('/passwordless/login', { email })));
+    expect(answers[0]).toEqual({
+      status: 200,
+      body: JSON.stringify({ success: true, expires_in: t.ctx.config.passwordlessCodeTtlSeconds }),
+      retryAfter: undefined,
+    });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    expect(t.mailer.sent.map((mail) => mail.to).filter((to) => [active, disabled, unknown].includes(to))).toEqual([active]);
+  });
+
+  it('POST /passwordless/resend: the same cooldown (429 and Retry-After) and the same 200 after it, account or not', async () => {
+    const emails = await addresses();
+    const fresh = [];
+    for (const email of emails) fresh.push(answer(await post('/passwordless/resend', { email })));
+    expect(fresh.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(new Set(fresh.map((a) => JSON.stringify(a))).size).toBe(1);
+
+    t.clock.advance(t.ctx.config.passwordlessResendCooldownSeconds + 1);
+    for (const email of emails) expect((await post('/passwordless/login', { email })).statusCode).toBe(200);
+    t.clock.advance(10);
+    const waiting = [];
+    for (const email of emails) waiting.push(answer(await post('/passwordless/resend', { email })));
+    expect(waiting[0].status).toBe(429);
+    expect(Number(waiting[0].retryAfter)).toBeGreaterThan(0);
+    expect(waiting[1]).toEqual(waiting[0]);
+    expect(waiting[2]).toEqual(waiting[0]);
+
+    t.clock.advance(t.ctx.config.passwordlessResendCooldownSeconds);
+    const after = [];
+    for (const email of emails) after.push(answer(await post('/passwordless/resend', { email })));
+    expect(after.map((a) => a.status)).toEqual([200, 200, 200]);
+    expect(after[1]).toEqual(after[0]);
+    expect(after[2]).toEqual(after[0]);
+  });
+
+  it('POST /passwordless/verify: 401 without a valid code, disabled or not; 403 only past a valid code', async () => {
+    const [active, disabled, unknown] = await addresses();
+    const answers = [];
+    for (const email of [active, disabled, unknown]) answers.push(answer(await post('/passwordless/verify', { email, code: '123456' })));
+    expect(answers[0]).toEqual({ status: 401, body: JSON.stringify({ error: 'The code is invalid or has expired.' }), retryAfter: undefined });
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+
+    const user = await createUser(t.ctx);
+    await post('/passwordless/login', { email: user.email });
+    const code = /login code: (\d{6})/.exec(t.mailer.last(user.email)!.subject)![1];
+    await t.ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', user.id).execute();
+    const refused = await post('/passwordless/verify', { email: user.email, code });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toEqual({ message: 'This user account is disabled.' });
+  });
+
+  it('an e-mail that cannot be sent changes no answer', async () => {
+    const failing = await buildTestApp({
+      mailer: {
+        send: () => Promise.reject(new Error('SMTP server unreachable')),
+        close: () => undefined,
+      },
+    });
+    try {
+      const user = await createUser(failing.ctx);
+      for (const url of ['/api/v1/passwordless/login', '/api/v1/magic-link']) {
+        const known = await failing.app.inject({ method: 'POST', url, payload: { email: user.email } });
+        const unknown = await failing.app.inject({ method: 'POST', url, payload: { email: 'nobody-at-all@example.test' } });
+        expect(known.statusCode, url).toBe(200);
+        expect(known.body, url).toBe(unknown.body);
+      }
+    } finally {
+      await failing.close();
+    }
   });
 });

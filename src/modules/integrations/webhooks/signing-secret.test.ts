@@ -248,7 +248,7 @@ describe('webhook signing secret', () => {
 
   it("seeds a demo tenant with one rotation by its admin, listed in the tenant's audit trail", async () => {
     const admin = await createAdmin(t.ctx);
-    const samples = await seedIntegrations(t.ctx, { pbxId: admin.pbxId, countryCode: 'LU', admin: { id: admin.id, email: admin.email }, users: [] });
+    const samples = await seedIntegrations(t.ctx, { pbxId: admin.pbxId, index: 0, countryCode: 'LU', admin: { id: admin.id, email: admin.email }, users: [] });
     const trail = await t.app.inject({ method: 'GET', url: '/api/v1/audit-events', headers: bearer(admin.token) });
     expect(trail.json().data).toEqual([
       expect.objectContaining({ id: samples.audit_event, action: 'webhook_signing_secret.rotated', user_id: admin.id, principal_kind: 'user' }),

@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers.js';
+import { seedDemo, type DemoTenant } from '../../src/demo-seed.js';
+import { createApiKey } from '../../src/platform/auth/api-keys.js';
+import { issueUserToken } from '../../src/platform/auth/tokens.js';
+import { INTEGRATION_SCOPES } from '../../src/platform/auth/principal.js';
+import { enqueueWebhook } from '../../src/platform/webhooks/webhooks.js';
+
+/** The parts of an OpenAPI schema this test reads to write a request body the route accepts. */
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  const?: unknown;
+  enum?: unknown[];
+  examples?: unknown[];
+  example?: unknown;
+  default?: unknown;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  minItems?: number;
+  minLength?: number;
+  minimum?: number;
+  exclusiveMinimum?: number;
+}
+
+interface Operation {
+  operationId: string;
+  security?: Array<Record<string, string[]>>;
+  parameters?: Array<{ name: string; in: string; schema: Schema }>;
+  requestBody?: { content: Record<string, { schema: Schema }> };
+}
+
+interface Document {
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema> };
+}
+
+/** A value the schema accepts: its example or default where it gives one, else the simplest that fits. */
+function sampleOf(schema: Schema, document: Document): unknown {
+  if (schema.$ref) return sampleOf(document.components.schemas[schema.$ref.replace(/^#\/components\/schemas\//, '').replace(/#$/, '')], document);
+  if ('const' in schema) return schema.const;
+  if (schema.examples?.length) return schema.examples[0];
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (schema.enum?.length) return schema.enum[0];
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) return sampleOf(variants.find((variant) => variant.type !== 'null') ?? variants[0], document);
+  if (schema.allOf) return Object.assign({}, ...(schema.allOf.map((part) => sampleOf(part, document)) as object[]));
+  const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  switch (type) {
+    case 'object':
+      return Object.fromEntries((schema.required ?? []).map((name) => [name, sampleOf(schema.properties?.[name] ?? {}, document)]));
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => sampleOf(schema.items ?? {}, document));
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? (schema.exclusiveMinimum === undefined ? 1 : schema.exclusiveMinimum + 1);
+    case 'boolean':
+      return true;
+    case 'string':
+      if (schema.format === 'uuid') return randomUUID();
+      if (schema.format === 'email') return 'someone@example.test';
+      if (schema.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
+      if (schema.format === 'date') return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+      return 'sample'.padEnd(schema.minLength ?? 0, 'x');
+    default:
+      return null;
+  }
+}
+
+const DATA_DIR = `/tmp/pbx-api-cross-tenant-${process.pid}-${randomUUID().slice(0, 8)}`;
+
+/**
+ * Every operation of the OpenAPI document with a path id, called by every principal of tenant B
+ * with tenant A's ids from the demo seed, and again with ids that exist nowhere: no call may
+ * succeed, and each must answer exactly as for the nonexistent ids, so neither the data nor its
+ * existence crosses tenants. An operation with a path parameter this test cannot fill from
+ * tenant A fails it: give the demo seed a sample of the new resource.
+ */
+describe('no operation with a path id crosses tenants', () => {
+  let t: TestApp;
+  let document: Document;
+  let base: string;
+  let a: DemoTenant;
+  let b: DemoTenant;
+  /** Tenant A's value for each path parameter, by parameter name, and by operation where a name means different things. */
+  let aValues: Record<string, string>;
+  let aAdminToken: string;
+  let aValuesFor: (path: string, name: string) => string | undefined;
+
+  beforeAll(async () => {
+    // Some 1,000 requests a few principals make: far above the default 120 a minute.
+    t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000', DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+    const { seed } = await seedDemo(t.ctx);
+    [a, b] = seed.tenants;
+    document = (await t.app.inject('/api/v1/openapi.json')).json();
+    base = new URL(document.servers[0].url).pathname;
+
+    const samples = a.samples as Record<string, string | number>;
+    const db = t.ctx.db;
+    const ownerOf = async (table: 'twinnings' | 'forwards' | 'user_dnds' | 'phone_buttons', id: string | number) =>
+      (await db.selectFrom(table).select('user_id').where('id', '=', String(id)).executeTakeFirstOrThrow()).user_id;
+    aAdminToken = await issueUserToken(db, t.ctx.clock, { id: a.admin.id, pbx_id: a.pbx_id }, { name: 'test', ttlSeconds: 3600 });
+    const member = a.users.find((user) => user.id !== a.admin.id)!;
+    // What the demo seed does not make: a user setting and a webhook delivery of tenant A.
+    await t.app.inject({
+      method: 'POST',
+      url: `${base}/users/${member.id}/user-settings`,
+      headers: { authorization: `Bearer ${aAdminToken}` },
+      payload: { type: 'softphone', settings: '{"ringtone":"classic"}' },
+    });
+    const delivery = await enqueueWebhook(db, t.ctx.clock, {
+      pbxId: a.pbx_id,
+      userId: a.admin.id,
+      event: 'contact_import.completed',
+      subjectType: 'contact_import',
+      subjectId: String(samples.contact_import),
+      url: 'https://hooks.example.net/pbx',
+      data: {},
+    });
+    const integrationKey = await db
+      .selectFrom('api_keys')
+      .select('id')
+      .where('pbx_id', '=', a.pbx_id)
+      .where('kind', '=', 'integration')
+      .executeTakeFirstOrThrow();
+    const webrtcUser = await db.selectFrom('webrtc_configurations').select('user_id').where('pbx_id', '=', a.pbx_id).executeTakeFirstOrThrow();
+
+    aValues = {
+      apiKey: integrationKey.id,
+      delivery,
+      user: member.id,
+      extension: String(samples.extension),
+      sipDevice: String(samples.sip_device),
+      phoneNumber: String(samples.phone_number),
+      callerIdentity: String(samples.caller_identity),
+      twinning: String(samples.twinning),
+      userGroup: String(samples.user_group),
+      userDnd: String(samples.dnd),
+      forward: String(samples.forward),
+      type: 'softphone',
+      device: String(samples.push_device),
+      phoneButtonId: String(samples.phone_button),
+      email: a.users.find((user) => user.id === webrtcUser.user_id)!.email,
+      contact: String(samples.contact),
+      group: String(samples.contact_group),
+    };
+    // A child's path names its owner, so the request is exactly what tenant A's own client would send.
+    const owners: Record<string, string> = {
+      twinning: await ownerOf('twinnings', samples.twinning),
+      userDnd: await ownerOf('user_dnds', samples.dnd),
+      forward: await ownerOf('forwards', samples.forward),
+      phoneButtonId: await ownerOf('phone_buttons', samples.phone_button),
+    };
+    aValuesFor = (path, name) => {
+      if (name === 'id')
+        return path.startsWith('/cdrs/') ? String(samples.cdr) : path.startsWith('/contacts/imports/') ? String(samples.contact_import) : undefined;
+      if (name === 'user') {
+        const child = Object.keys(owners).find((param) => path.includes(`{${param}}`));
+        if (child) return owners[child];
+      }
+      return aValues[name];
+    };
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+
+  /** Ids in the same shape that exist in no tenant. */
+  const nowhere = (schema: Schema): string => {
+    if (schema.format === 'email') return `nobody-${randomUUID().slice(0, 8)}@example.test`;
+    if (schema.format === 'uuid') return randomUUID();
+    if ((schema as { pattern?: string }).pattern?.startsWith('^msg_')) return `msg_${randomUUID().replace(/-/g, '')}`;
+    if ((schema as { pattern?: string }).pattern?.startsWith('^[1-9][0-9]')) return '987654321987654';
+    return 'softphone'; // a name, not an id: the same in both requests
+  };
+
+  const operations = () => {
+    const found: Array<{ method: string; path: string; operation: Operation }> = [];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (path.includes('{') && operation.security?.length) found.push({ method: method.toUpperCase(), path, operation });
+      }
+    }
+    return found;
+  };
+
+  it("answers tenant B's every principal as if tenant A's ids did not exist", async () => {
+    const integration = await createApiKey(t.ctx.db, t.ctx.clock, t.ctx.secrets, {
+      pbxId: b.pbx_id,
+      kind: 'integration',
+      name: 'Every scope',
+      scopes: [...INTEGRATION_SCOPES],
+    });
+    const member = b.users.find((user) => user.id !== b.admin.id)!;
+    const principals: Record<string, string> = {
+      'admin user token': `Bearer ${await issueUserToken(t.ctx.db, t.ctx.clock, { id: b.admin.id, pbx_id: b.pbx_id }, { name: 'test', ttlSeconds: 3600 })}`,
+      'user token': `Bearer ${await issueUserToken(t.ctx.db, t.ctx.clock, { id: member.id, pbx_id: b.pbx_id }, { name: 'test', ttlSeconds: 3600 })}`,
+      'PBX key': `Bearer ${b.pbx_api_key}`,
+      'integration key': `Bearer ${integration.token}`,
+      'pbx_server key': `Bearer ${b.pbx_server_key}`,
+      'internal key': b.internal_api_key,
+    };
+
+    const all = operations();
+    expect(all.length).toBeGreaterThanOrEqual(70);
+    const unfilled: string[] = [];
+    const problems: string[] = [];
+    const reached = new Set<string>();
+    for (const { method, path, operation } of all) {
+      const params = (operation.parameters ?? []).filter((p) => p.in === 'path');
+      let own = path;
+      let absent = path;
+      for (const param of params) {
+        const value = aValuesFor(path, param.name);
+        if (value === undefined) unfilled.push(`${method} ${path}: {${param.name}}`);
+        own = own.replace(`{${param.name}}`, encodeURIComponent(value ?? ''));
+        absent = absent.replace(`{${param.name}}`, encodeURIComponent(param.name === 'type' ? (value ?? '') : nowhere(param.schema)));
+      }
+      const schema = operation.requestBody?.content['application/json']?.schema;
+      const payload = schema ? (sampleOf(schema, document) as object) : undefined;
+      await Promise.all(
+        Object.entries(principals).map(async ([who, authorization]) => {
+          const send = (url: string) =>
+            t.app.inject({ method: method as 'GET', url: `${base}${url}`, headers: { authorization }, ...(payload ? { payload } : {}) });
+          const crossing = await send(own);
+          const missing = await send(absent);
+          const where = `${method} ${path} as tenant B's ${who}`;
+          if (crossing.statusCode < 300 || crossing.statusCode >= 500) problems.push(`${where}: ${crossing.statusCode} ${crossing.body.slice(0, 200)}`);
+          else if (crossing.statusCode !== missing.statusCode || crossing.body !== missing.body) {
+            problems.push(
+              `${where}: ${crossing.statusCode} ${crossing.body.slice(0, 120)} for A's ids, ${missing.statusCode} ${missing.body.slice(0, 120)} for none`,
+            );
+          }
+          if (crossing.statusCode !== 401 && crossing.statusCode !== 403 && crossing.statusCode !== 422) reached.add(`${method} ${path}`);
+        }),
+      );
+    }
+    expect(unfilled, 'path parameters without a tenant-A sample: add one to the demo seed').toEqual([]);
+    expect(problems).toEqual([]);
+    // Most operations got past authorization and validation to the lookup of the id.
+    expect(reached.size).toBeGreaterThanOrEqual(all.length * 0.8);
+  });
+
+  it("tenant A's own principals read the same ids (the ids are real)", async () => {
+    // The demo import is complete: its file is gone, so even its owner gets no preview.
+    const stateful = ['/contacts/imports/{id}/preview'];
+    const failures: string[] = [];
+    for (const { method, path, operation } of operations()) {
+      if (method !== 'GET' || stateful.includes(path)) continue;
+      const accepts = (scheme: string) => operation.security!.some((requirement) => scheme in requirement);
+      const authorization = accepts('bearerAuth') ? `Bearer ${aAdminToken}` : accepts('ApiKeyAuth') ? a.internal_api_key : `Bearer ${a.pbx_api_key}`;
+      let url = path;
+      for (const param of (operation.parameters ?? []).filter((p) => p.in === 'path'))
+        url = url.replace(`{${param.name}}`, encodeURIComponent(aValuesFor(path, param.name) ?? ''));
+      const response = await t.app.inject({ method: 'GET', url: `${base}${url}`, headers: { authorization } });
+      if (response.statusCode >= 300) failures.push(`GET ${path}: ${response.statusCode} ${response.body.slice(0, 160)}`);
+    }
+    expect(failures).toEqual([]);
+  });
+});
