@@ -1,0 +1,12 @@
+/**
+ * Workforce: the time-tracking half of the product, under `/{pbx_id}/...` paths. So far the
+ * organisation: companies, departments and the tenant's workforce settings (name order, half-day
+ * split).
+ */
+import type { RoutePlugin } from '../../platform/context.js';
+import { companyRoutes } from './companies/companies.routes.js';
+import { departmentRoutes } from './departments/departments.routes.js';
+import { workforceSettingsRoutes } from './settings/settings.routes.js';
+
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const workforceRoutes: RoutePlugin[] = [companyRoutes, departmentRoutes, workforceSettingsRoutes];
