@@ -13,6 +13,8 @@ import { SipDevicesService } from '../src/modules/directory/sip-devices/sip-devi
 import type { CreateCompanyInput } from '../src/modules/workforce/companies/companies.schemas.js';
 import { CompaniesService } from '../src/modules/workforce/companies/companies.service.js';
 import { DepartmentsService } from '../src/modules/workforce/departments/departments.service.js';
+import type { CreateEmployeeInput } from '../src/modules/workforce/employees/employees.schemas.js';
+import { EmployeesService } from '../src/modules/workforce/employees/employees.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -128,4 +130,10 @@ export async function createCompany(ctx: AppContext, tenant: TestTenant, fields:
 
 export async function createDepartment(ctx: AppContext, tenant: TestTenant, fields: { name?: string; company_id?: string | null } = {}) {
   return new DepartmentsService(ctx).create(tenant, { name: fields.name ?? `Department ${unique()}`, company_id: fields.company_id ?? null });
+}
+
+/** An employee of the tenant (in its name order), optionally linked to a user. */
+export async function createEmployee(ctx: AppContext, tenant: TestTenant, fields: Partial<CreateEmployeeInput> = {}) {
+  const service = new EmployeesService(ctx);
+  return service.create(tenant, await service.nameOrder(tenant), { first_name: 'Test', last_name: `Employee ${unique()}`, ...fields });
 }
