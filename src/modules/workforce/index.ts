@@ -12,6 +12,8 @@ import { workforceSettingsRoutes } from './settings/settings.routes.js';
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [companyRoutes, departmentRoutes, employeeRoutes, workforceSettingsRoutes];
 
+export { seedOrganisation } from './workforce.seed.js';
+
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */
 export { liveEmployeeId } from './employees/employees.queries.js';
