@@ -37,7 +37,7 @@ export const CreateCompanyBody = Type.Composite([Type.Pick(Fields, ['company', '
   additionalProperties: false,
 });
 /** PATCH: only the fields sent change; read-only fields (id, address, salary_lu_id, ...) are refused. */
-export const UpdateCompanyBody = Type.Partial(Fields, { additionalProperties: false, minProperties: 0 });
+export const UpdateCompanyBody = Type.Partial(Fields, { additionalProperties: false });
 export type CreateCompanyInput = Static<typeof CreateCompanyBody>;
 export type UpdateCompanyInput = Static<typeof UpdateCompanyBody>;
 
