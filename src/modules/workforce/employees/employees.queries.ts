@@ -40,7 +40,8 @@ export function listEmployees(db: Db, tenant: Tenant, filters: EmployeeFilters, 
     (query) => query.selectAll('employees').select('users.id as user_id'),
     sort,
     page,
-    { qualify: 'employees' },
+    // Employees without an HR id come after the others, whichever the direction.
+    { qualify: 'employees', nullsLast: ['ext_id'] },
   );
 }
 
