@@ -9,7 +9,7 @@ import type { CompanyTable } from '../workforce.tables.js';
 import type { CompanyRow } from './company-view.js';
 import { findCompany, insertCompany, listCompanies, updateCompany, type CompanyFilters } from './companies.queries.js';
 import type { CreateCompanyInput, UpdateCompanyInput } from './companies.schemas.js';
-import { holidayCountry, holidayRegion, holidayRegionsOf } from './holiday-regions.js';
+import { holidayPlace } from './holiday-regions.js';
 
 export const COMPANY_NOT_FOUND = 'Company not found.';
 
@@ -21,19 +21,18 @@ const SORT_COLUMNS: Record<string, string> = { company: 'name' };
  * country must be known, and a region must be one of that country's (a changed country re-checks
  * the kept region).
  */
-function holidayPlace(country: string, region: string | null): { country_cc: string; region: string | null } {
-  const known = holidayCountry(country);
-  if (!known)
+async function checkedPlace(country: string, region: string | null): Promise<{ country_cc: string; region: string | null }> {
+  const place = await holidayPlace(country, region);
+  if (!('unknown' in place)) return place;
+  if (place.unknown === 'country') {
     throw ValidationFailed.field('country_cc', `The country ${country} has no known public holidays; use an ISO 3166-1 alpha-2 code such as LU or DE.`);
-  if (region === null) return { country_cc: known, region: null };
-  const state = holidayRegion(known, region);
-  if (state) return { country_cc: known, region: state };
-  const allowed = holidayRegionsOf(known);
+  }
+  const countryCc = country.toUpperCase();
   throw ValidationFailed.field(
     'region',
-    allowed.length
-      ? `The region ${region} is not a region of ${known}. Allowed: ${allowed.join(', ')}.`
-      : `${known} has no regions with their own public holidays; region must be null.`,
+    place.allowed.length
+      ? `The region ${String(region)} is not a region of ${countryCc}. Allowed: ${place.allowed.join(', ')}.`
+      : `${countryCc} has no regions with their own public holidays; region must be null.`,
   );
 }
 
@@ -68,7 +67,7 @@ export class CompaniesService {
   }
 
   async create(tenant: Tenant, body: CreateCompanyInput): Promise<CompanyRow> {
-    const place = holidayPlace(body.country_cc, body.region ?? null);
+    const place = await checkedPlace(body.country_cc, body.region ?? null);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
     await insertCompany(this.ctx.db, {
@@ -94,7 +93,7 @@ export class CompaniesService {
     const current = await this.get(tenant, id);
     const changes = columnsOf(body);
     if (body.country_cc !== undefined || body.region !== undefined) {
-      Object.assign(changes, holidayPlace(body.country_cc ?? current.country_cc, body.region === undefined ? current.region : body.region));
+      Object.assign(changes, await checkedPlace(body.country_cc ?? current.country_cc, body.region === undefined ? current.region : body.region));
     }
     await updateCompany(this.ctx.db, tenant, id, { ...changes, updated_at: this.ctx.clock.now().toISOString() });
     return this.get(tenant, id);

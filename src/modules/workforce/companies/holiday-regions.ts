@@ -1,36 +1,49 @@
-import Holidays from 'date-holidays';
-
 /**
  * The countries and regions `date-holidays` knows, so a company's public holidays can always be
  * computed: a company's `country_cc` must be one of its countries and its `region` (when given)
- * one of that country's states. Read once; the library's data is bundled.
+ * one of that country's states. The library (some 10 MB of rules) is loaded on first use, not
+ * by every process that merely imports the app (the CLI, a migration).
  */
-const library = new Holidays();
-const countries = new Set(Object.keys(library.getCountries()));
-const statesByCountry = new Map<string, Map<string, string>>();
-
-function statesOf(country: string): Map<string, string> {
-  let states = statesByCountry.get(country);
-  if (!states) {
-    // Codes by their upper-case spelling, so `by` finds `BY` and `aitutaki` finds `Aitutaki`.
-    states = new Map(Object.keys(library.getStates(country) ?? {}).map((code) => [code.toUpperCase(), code]));
-    statesByCountry.set(country, states);
-  }
-  return states;
+interface HolidayPlaces {
+  countries: Set<string>;
+  /** Per country, its region codes by their upper-case spelling (`BY`, `AITUTAKI`) to the library's. */
+  statesOf: (country: string) => Map<string, string>;
 }
 
-/** The country as stored (upper case), or null when public holidays are not known for it. */
-export function holidayCountry(raw: string): string | null {
-  const country = raw.toUpperCase();
-  return countries.has(country) ? country : null;
+let places: Promise<HolidayPlaces> | undefined;
+
+function holidayPlaces(): Promise<HolidayPlaces> {
+  places ??= import('date-holidays').then(({ default: Holidays }) => {
+    const library = new Holidays();
+    const states = new Map<string, Map<string, string>>();
+    return {
+      countries: new Set(Object.keys(library.getCountries())),
+      statesOf: (country: string) => {
+        let codes = states.get(country);
+        if (!codes) {
+          codes = new Map(Object.keys(library.getStates(country) ?? {}).map((code) => [code.toUpperCase(), code]));
+          states.set(country, codes);
+        }
+        return codes;
+      },
+    };
+  });
+  return places;
 }
 
-/** The region as the library spells it, or null when it is not a region of `country`. */
-export function holidayRegion(country: string, raw: string): string | null {
-  return statesOf(country).get(raw.toUpperCase()) ?? null;
-}
-
-/** The regions of a country, for error messages ("Allowed: BB, BE, ..."). */
-export function holidayRegionsOf(country: string): string[] {
-  return [...statesOf(country).values()];
+/**
+ * The place as stored: the country upper case and the region as the library spells it, or which
+ * of the two is unknown (`region` lists the country's regions, empty when it has none).
+ */
+export async function holidayPlace(
+  country: string,
+  region: string | null,
+): Promise<{ country_cc: string; region: string | null } | { unknown: 'country' } | { unknown: 'region'; allowed: string[] }> {
+  const { countries, statesOf } = await holidayPlaces();
+  const countryCc = country.toUpperCase();
+  if (!countries.has(countryCc)) return { unknown: 'country' };
+  if (region === null) return { country_cc: countryCc, region: null };
+  const states = statesOf(countryCc);
+  const state = states.get(region.toUpperCase());
+  return state ? { country_cc: countryCc, region: state } : { unknown: 'region', allowed: [...states.values()] };
 }
