@@ -142,5 +142,9 @@ async function seedTenant(ctx: AppContext, plan: TenantPlan, index: number): Pro
   };
   const context: DemoTenantContext = { pbxId: pbx.id, index, countryCode: plan.country, admin: tenant.admin, users: tenant.users };
   for (const seeder of DEMO_SEEDERS) Object.assign(tenant.samples, await seeder(ctx, context));
+  // The workforce seed links each user to its employee; the JSON shows the link.
+  const links = await db.selectFrom('users').select(['id', 'employee_id']).where('pbx_id', '=', pbx.id).execute();
+  const employeeOf = new Map(links.map((link) => [link.id, link.employee_id]));
+  for (const user of tenant.users) user.employee_id = employeeOf.get(user.id) ?? null;
   return tenant;
 }

@@ -10,6 +10,11 @@ import { CallerIdentitiesService } from '../src/modules/directory/caller-identit
 import { ExtensionsService } from '../src/modules/directory/extensions/extensions.service.js';
 import { PhoneNumbersService } from '../src/modules/directory/phone-numbers/phone-numbers.service.js';
 import { SipDevicesService } from '../src/modules/directory/sip-devices/sip-devices.service.js';
+import type { CreateCompanyInput } from '../src/modules/workforce/companies/companies.schemas.js';
+import { CompaniesService } from '../src/modules/workforce/companies/companies.service.js';
+import { DepartmentsService } from '../src/modules/workforce/departments/departments.service.js';
+import type { CreateEmployeeInput } from '../src/modules/workforce/employees/employees.schemas.js';
+import { EmployeesService } from '../src/modules/workforce/employees/employees.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -115,4 +120,20 @@ export async function createCallerIdentity(ctx: AppContext, tenant: TestTenant, 
     user_id: fields.user_id ?? null,
   });
   return { number, identity };
+}
+
+// Workforce (issue #13): the organisation, created through the module services.
+
+export async function createCompany(ctx: AppContext, tenant: TestTenant, fields: Partial<CreateCompanyInput> = {}) {
+  return new CompaniesService(ctx).create(tenant, { company: `Company ${unique()}`, country_cc: 'LU', ...fields });
+}
+
+export async function createDepartment(ctx: AppContext, tenant: TestTenant, fields: { name?: string; company_id?: string | null } = {}) {
+  return new DepartmentsService(ctx).create(tenant, { name: fields.name ?? `Department ${unique()}`, company_id: fields.company_id ?? null });
+}
+
+/** An employee of the tenant (in its name order), optionally linked to a user. */
+export async function createEmployee(ctx: AppContext, tenant: TestTenant, fields: Partial<CreateEmployeeInput> = {}) {
+  const service = new EmployeesService(ctx);
+  return service.create(tenant, await service.nameOrder(tenant), { first_name: 'Test', last_name: `Employee ${unique()}`, ...fields });
 }

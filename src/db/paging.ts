@@ -15,18 +15,23 @@ export interface PageRequest {
 /**
  * One page of a filtered query and the total over the same filters: rows sorted by the
  * allow-listed terms (validated by the list schema), then by `tieBreaker` so pages are stable.
- * `scoped` builds the filtered query anew for the rows and for the count.
+ * `scoped` builds the filtered query anew for the rows and for the count. Nullable sort fields
+ * listed in `nullsLast` put their nulls last in both directions, on both dialects.
  */
 export async function fetchPage<DB, TB extends keyof DB, O>(
   scoped: () => SelectQueryBuilder<DB, TB, object>,
   columns: (query: SelectQueryBuilder<DB, TB, object>) => SelectQueryBuilder<DB, TB, O>,
   sort: SortTerm[],
   page: PageRequest,
-  options: { qualify?: string; tieBreaker?: string } = {},
+  options: { qualify?: string; tieBreaker?: string; nullsLast?: readonly string[] } = {},
 ): Promise<{ rows: O[]; total: number }> {
   const column = (field: string) => sql.ref(options.qualify ? `${options.qualify}.${field}` : field);
   let query = columns(scoped());
-  for (const term of sort) query = query.orderBy(column(term.field), term.direction);
+  for (const term of sort) {
+    // SQLite sorts nulls first and PostgreSQL last (ascending): for these fields, last on both, either way.
+    if (options.nullsLast?.includes(term.field)) query = query.orderBy(sql`${column(term.field)} is null`);
+    query = query.orderBy(column(term.field), term.direction);
+  }
   const [rows, count] = await Promise.all([
     query
       .orderBy(column(options.tieBreaker ?? 'id'))

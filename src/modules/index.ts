@@ -1,7 +1,7 @@
 /**
  * The domains of the API, in the order their routes register. Each domain is a folder with an
  * `index.ts` that lists its route plugins and exports what other domains may use; room is kept for
- * `workforce`, `routing` and `config-push` (see their README files and docs/architecture.md).
+ * `routing` and `config-push` (see their README files and docs/architecture.md).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../platform/context.js';
@@ -12,8 +12,9 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
+import { seedOrganisation, workforceRoutes } from './workforce/index.js';
 
-const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, operationsRoutes];
+const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, workforceRoutes, operationsRoutes];
 
 /**
  * Health and readiness at the root; every resource's routes under the API prefix, each a plugin
@@ -26,4 +27,4 @@ export async function registerModules(app: FastifyInstance, { ctx, apiPrefix }: 
 }
 
 /** Each domain's demo rows for a tenant, in dependency order (calls ring the directory's people). */
-export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedAddressBook, seedCallHistory, seedIntegrations];
+export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedOrganisation, seedAddressBook, seedCallHistory, seedIntegrations];

@@ -32,7 +32,7 @@ describe('page size on every list of the OpenAPI document', () => {
   afterAll(() => t.close());
 
   const get = (path: string, query: string) =>
-    t.app.inject({ method: 'GET', url: `${path.replace('{user}', admin.id)}?${query}`, headers: bearer(admin.token) });
+    t.app.inject({ method: 'GET', url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId)}?${query}`, headers: bearer(admin.token) });
 
   it('finds the lists, /user-groups and /user/devices among them', () => {
     const paths = lists.map((list) => list.path);

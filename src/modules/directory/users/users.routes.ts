@@ -38,6 +38,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'createUser',
     summary: 'Create a user',
+    description: '`employee_id` is not set here (only null is accepted): link the user with user_id on POST or PATCH /{pbx_id}/employees/{employee}.',
     body: CreateUserBody,
     run: ({ tenant, body }) => service.create(tenant, body),
   });
@@ -53,6 +54,8 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'updateUser',
     summary: 'Change a user (only supplied fields); disabling revokes its tokens',
+    description:
+      '`employee_id` is read-only here: sent with another value than the current one it is 422; the link is set with user_id on PATCH /{pbx_id}/employees/{employee}.',
     params: UserParams,
     body: UpdateUserBody,
     run: ({ tenant, params, body }) => service.update(tenant, params.user, body),
@@ -61,6 +64,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'deleteUser',
     summary: 'Delete a user (soft; restorable); revokes its tokens',
+    description: 'The user is unlinked from its employee (employee_id null), which may then be linked to another user; a restored user comes back unlinked.',
     params: UserParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user),
   });

@@ -61,7 +61,12 @@ export const User = Type.Object(
     concurrent_calls: Nullable(Type.Integer()),
     sync_source: Nullable(Type.String()),
     identity_provider_uid: Nullable(Type.String()),
-    employee_id: Nullable(Uuid()),
+    employee_id: Nullable(
+      Uuid({
+        description:
+          'The employee this user is (workforce); null for none. Read-only here: set with user_id on PATCH /{pbx_id}/employees/{employee}. A deleted user or employee is linked to no one.',
+      }),
+    ),
     tempus: Nullable(Type.String()),
     created_at: DateTime(),
     updated_at: DateTime(),
@@ -89,7 +94,12 @@ const Editable = Type.Object({
   voicemail_destination: Nullable(StringEnum(VOICEMAIL_DESTINATIONS)),
   concurrent_calls: Nullable(Type.Integer({ minimum: 1, maximum: 100 })),
   identity_provider_uid: Nullable(Type.String({ maxLength: 255 })),
-  employee_id: Nullable(Uuid()),
+  employee_id: Nullable(
+    Uuid({
+      description:
+        'Read-only: shown, never changed here. Send it only with its current value (null on create); any change is 422, since the link is set with user_id on PATCH /{pbx_id}/employees/{employee}.',
+    }),
+  ),
   tempus: Nullable(Type.String({ maxLength: 255 })),
   ...Flags.properties,
 });

@@ -55,9 +55,21 @@ export function presentUser(row: UserRow): UserView {
 
 type Body = Static<typeof UpdateUserBody>;
 
+/**
+ * The link from a user to its employee is the workforce's to set (one employee per user, of the
+ * same PBX, checked there): here it is shown, and a request that would change it is refused.
+ */
+function refuseEmployeeLinkChange(requested: string | null | undefined, current: string | null): void {
+  if (requested === undefined || requested === current) return;
+  throw ValidationFailed.field(
+    'employee_id',
+    'The employee link cannot be changed here: set user_id on the employee with PATCH /{pbx_id}/employees/{employee} (null unlinks).',
+  );
+}
+
 /** The stored columns for the supplied fields of a create or update body. */
 async function columnsOf(body: Body): Promise<Updateable<UserTable>> {
-  const { password, email, ...rest } = body;
+  const { password, email, employee_id: _link, ...rest } = body;
   const columns: Updateable<UserTable> = {};
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
@@ -82,6 +94,7 @@ export class UsersService {
   }
 
   async create(tenant: Tenant, body: Static<typeof CreateUserBody>): Promise<UserRow> {
+    refuseEmployeeLinkChange(body.employee_id, null);
     const { password, email, first_name, last_name, ...rest } = body;
     const columns = await columnsOf(rest);
     const user = await guardUnique(EMAIL_TAKEN, () =>
@@ -100,6 +113,7 @@ export class UsersService {
   async update(tenant: Tenant, id: string, body: Body): Promise<UserRow> {
     const before = await findUser(this.ctx.db, tenant, id);
     if (!before) throw new NotFound(NOT_FOUND);
+    refuseEmployeeLinkChange(body.employee_id, before.employee_id);
     const columns = await columnsOf(body);
     await guardUnique(EMAIL_TAKEN, () => updateUser(this.ctx.db, tenant, id, { ...columns, updated_at: this.ctx.clock.now().toISOString() }));
     if (body.status === 'disabled' && before.status !== 'disabled') await revokeAllUserTokens(this.ctx.db, this.ctx.clock, id);
@@ -108,10 +122,15 @@ export class UsersService {
 
   async delete(tenant: Tenant, principal: Principal, id: string): Promise<void> {
     if (principal.kind === 'user' && principal.userId === id) throw ValidationFailed.field('user', 'You cannot delete your own account.');
-    await softDelete(this.ctx.db, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
+    // A deleted user is linked to no employee: the employee is free for another user.
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await softDelete(trx, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
+      await updateUser(trx, tenant, id, { employee_id: null });
+    });
     await revokeAllUserTokens(this.ctx.db, this.ctx.clock, id);
   }
 
+  /** The user comes back without an employee; the workforce links one again. */
   async restore(tenant: Tenant, id: string): Promise<UserRow> {
     await restore(this.ctx.db, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
     return (await findUser(this.ctx.db, tenant, id))!;

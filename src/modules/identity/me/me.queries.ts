@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { profileDirectory } from '../../directory/index.js';
+import { liveEmployeeId } from '../../workforce/index.js';
 
 /** The user row with its PBX: all `/user` needs. */
 export function findUserWithPbx(db: Kysely<DB>, tenant: Tenant, userId: string) {
@@ -16,11 +17,15 @@ export function findUserWithPbx(db: Kysely<DB>, tenant: Tenant, userId: string) 
     .executeTakeFirst();
 }
 
-/** The profile row with the directory arrays `/me` shows (extensions, devices, groups, twinnings, identities, WebRTC). */
+/**
+ * The profile row with the directory arrays `/me` shows (extensions, devices, groups, twinnings,
+ * identities, WebRTC) and the user's employee: its link, but never a soft-deleted employee.
+ */
 export async function findProfileRow(db: Kysely<DB>, tenant: Tenant, userId: string) {
   const row = await findUserWithPbx(db, tenant, userId);
   if (!row) return undefined;
-  return { ...row, directory: await profileDirectory(db, tenant, row) };
+  const [directory, employeeId] = await Promise.all([profileDirectory(db, tenant, row), liveEmployeeId(db, tenant, row.employee_id)]);
+  return { ...row, directory, employee_id: employeeId };
 }
 
 export type ProfileRow = NonNullable<Awaited<ReturnType<typeof findProfileRow>>>;

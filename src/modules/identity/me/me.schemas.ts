@@ -49,7 +49,9 @@ export const Profile = Type.Object(
       { description: 'Address-book sync per external provider, keyed by provider name.' },
     ),
     pbx: Type.Object({ id: Uuid(), name: Type.String(), country_code: Type.String(), timezone: Type.String(), plan: Type.String() }),
-    employee_id: Nullable(Uuid()),
+    employee_id: Nullable(
+      Uuid({ description: 'The employee this user is (workforce, set on the employee with user_id); null when none or when it is soft-deleted.' }),
+    ),
     tempus: Nullable(Type.String()),
   },
   { $id: 'Profile' },

@@ -1,0 +1,57 @@
+import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesSearch } from '../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CompanyTable } from '../workforce.tables.js';
+import type { CompanyRow } from './company-view.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+export interface CompanyFilters {
+  search?: string;
+  countryCc?: string;
+  trashed?: TrashedFilter;
+}
+
+function companiesOf(db: Db, tenant: Tenant, filters: CompanyFilters) {
+  let query = trashedScope(db.selectFrom('companies').where('pbx_id', '=', tenant.pbxId), filters.trashed);
+  if (filters.search) query = query.where(matchesSearch(['name', 'city'], filters.search));
+  if (filters.countryCc) query = query.where('country_cc', '=', filters.countryCc.toUpperCase());
+  return query;
+}
+
+export function listCompanies(db: Db, tenant: Tenant, filters: CompanyFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => companiesOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
+}
+
+/** A company of the tenant: live ones by default, `only` for a trashed one, `with` for either. */
+export function findCompany(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<CompanyRow | undefined> {
+  return companiesOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Companies of the tenant by id, trashed ones included (a department or contract may still name one). */
+export async function companiesByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, CompanyRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('companies')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function insertCompany(db: Db, row: Insertable<CompanyTable>): Promise<void> {
+  await db.insertInto('companies').values(row).execute();
+}
+
+export async function updateCompany(db: Db, tenant: Tenant, id: string, changes: Updateable<CompanyTable>): Promise<void> {
+  await db.updateTable('companies').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}

@@ -1,0 +1,155 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { createAdmin, createCompany, createDepartment, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { departmentsByIds } from './departments.queries.js';
+
+describe('departments', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  const call = apiCaller(() => t);
+  const ids = (response: { json(): { data: Array<{ id: string }> } }) => response.json().data.map((d) => d.id);
+
+  it('an administrator creates, lists, reads, changes, deletes and restores departments; include=company embeds the company', async () => {
+    const admin = await createAdmin(t.ctx);
+    const path = `/${admin.pbxId}/departments`;
+    const lu = await createCompany(t.ctx, admin.tenant, {
+      company: 'Acme Logistics S.à r.l.',
+      street: '12 Rue de la Gare',
+      postal_code: 'L-1611',
+      city: 'Luxembourg',
+    });
+    const de = await createCompany(t.ctx, admin.tenant, { company: 'Acme Logistik GmbH', country_cc: 'DE', region: 'BY' });
+
+    const created = await call('POST', path, admin.token, { name: 'Dispatch', company_id: lu.id });
+    expect(created.statusCode).toBe(201);
+    const dispatch = created.json().data;
+    expect(dispatch).toEqual({
+      id: expect.any(String),
+      name: 'Dispatch',
+      company_id: lu.id,
+      company: expect.objectContaining({ id: lu.id, company: 'Acme Logistics S.à r.l.', address: '12 Rue de la Gare L-1611 Luxembourg', delete_date: null }),
+      delete_date: null,
+      created_at: t.clock.now().toISOString(),
+      updated_at: t.clock.now().toISOString(),
+    });
+    const warehouse = (await call('POST', path, admin.token, { name: 'Warehouse', company_id: de.id })).json().data;
+    const floating = (await call('POST', path, admin.token, { name: 'Board' })).json().data;
+    expect(floating).toMatchObject({ company_id: null, company: null });
+
+    const list = await call('GET', path, admin.token);
+    expect(list.statusCode).toBe(200);
+    expect(list.json().data.map((d: { name: string }) => d.name)).toEqual(['Board', 'Dispatch', 'Warehouse']);
+    expect(list.json().data[0]).not.toHaveProperty('company');
+    const withCompany = await call('GET', `${path}?include=company&filter[company_id]=${de.id}`, admin.token);
+    expect(withCompany.json().data).toEqual([expect.objectContaining({ id: warehouse.id, company: expect.objectContaining({ id: de.id, region: 'BY' }) })]);
+    expect(ids(await call('GET', `${path}?search=patch&per_page=5`, admin.token))).toEqual([dispatch.id]);
+    expect(ids(await call('GET', `${path}?sort=-name`, admin.token))).toEqual([warehouse.id, dispatch.id, floating.id]);
+    expect((await call('GET', `${path}/${dispatch.id}`, admin.token)).json().data).not.toHaveProperty('company');
+    expect((await call('GET', `${path}/${dispatch.id}?include=company`, admin.token)).json().data.company.id).toBe(lu.id);
+
+    const moved = await call('PATCH', `${path}/${dispatch.id}`, admin.token, { company_id: de.id, name: 'Dispatch DE' });
+    expect(moved.json().data).toMatchObject({ name: 'Dispatch DE', company_id: de.id, company: { id: de.id } });
+    const detached = await call('PATCH', `${path}/${dispatch.id}`, admin.token, { company_id: null });
+    expect(detached.json().data).toMatchObject({ name: 'Dispatch DE', company_id: null, company: null });
+
+    // A deleted company stays on its departments, with its delete_date; no department may newly name it.
+    expect((await call('DELETE', `/${admin.pbxId}/companies/${de.id}`, admin.token)).statusCode).toBe(204);
+    const kept = await call('GET', `${path}/${warehouse.id}?include=company`, admin.token);
+    expect(kept.json().data.company).toMatchObject({ id: de.id, delete_date: expect.any(String) });
+    expect((await call('PATCH', `${path}/${warehouse.id}`, admin.token, { name: 'Stock' })).statusCode).toBe(200);
+    expect((await call('PATCH', `${path}/${dispatch.id}`, admin.token, { company_id: de.id })).statusCode).toBe(422);
+
+    expect((await call('DELETE', `${path}/${floating.id}`, admin.token)).statusCode).toBe(204);
+    expect((await call('GET', `${path}/${floating.id}`, admin.token)).statusCode).toBe(404);
+    expect(ids(await call('GET', `${path}?filter[trashed]=only`, admin.token))).toEqual([floating.id]);
+    expect((await call('GET', `${path}?filter[trashed]=only`, admin.token)).json().data[0].delete_date).toBe(t.clock.now().toISOString());
+    const restored = await call('POST', `${path}/${floating.id}/restore`, admin.token);
+    expect(restored.statusCode).toBe(200);
+    expect(restored.json().data).toMatchObject({ id: floating.id, delete_date: null });
+
+    // What a contract's department_id names, trashed ones included.
+    await call('DELETE', `${path}/${floating.id}`, admin.token);
+    const found = await departmentsByIds(t.ctx.db, admin.tenant, [warehouse.id, floating.id, floating.id]);
+    expect([...found.keys()].sort()).toEqual([warehouse.id, floating.id].sort());
+  });
+
+  it('refuses bad input with 422: a missing name, a company of another tenant, a deleted or unknown company, an unknown include', async () => {
+    const admin = await createAdmin(t.ctx);
+    const path = `/${admin.pbxId}/departments`;
+    const foreign = await createCompany(t.ctx, await createTenant(t.ctx));
+    const gone = await createCompany(t.ctx, admin.tenant);
+    await call('DELETE', `/${admin.pbxId}/companies/${gone.id}`, admin.token);
+    const cases: Array<[object, string]> = [
+      [{}, 'name'],
+      [{ name: '' }, 'name'],
+      [{ name: 'X', company_id: 'acme' }, 'company_id'],
+      [{ name: 'X', company_id: foreign.id }, 'company_id'],
+      [{ name: 'X', company_id: gone.id }, 'company_id'],
+      [{ name: 'X', company_id: '00000000-0000-4000-8000-000000000000' }, 'company_id'],
+      [{ name: 'X', pbx_id: admin.pbxId }, 'pbx_id'],
+    ];
+    for (const [payload, field] of cases) {
+      const refused = await call('POST', path, admin.token, payload);
+      expect(refused.statusCode, JSON.stringify(payload)).toBe(422);
+      expect(refused.json(), JSON.stringify(payload)).toEqual({ message: expect.any(String), errors: { [field]: [expect.any(String)] } });
+    }
+    expect((await call('POST', path, admin.token, { name: 'X', company_id: foreign.id })).json().errors.company_id).toEqual([
+      'The selected company is invalid.',
+    ]);
+    const department = await createDepartment(t.ctx, admin.tenant);
+    expect((await call('PATCH', `${path}/${department.id}`, admin.token, { company_id: foreign.id })).statusCode).toBe(422);
+    expect((await call('GET', `${path}?include=users`, admin.token)).json().errors).toHaveProperty('include');
+    expect((await call('GET', `${path}?perPage=5`, admin.token)).json().errors).toHaveProperty('perPage');
+  });
+
+  it('any user of the PBX reads departments; a plain user may not write them (403); no token is 401', async () => {
+    const admin = await createAdmin(t.ctx);
+    const user = await createUser(t.ctx, { tenant: admin.tenant });
+    const pbxKey = await createKey(t.ctx, admin.tenant, 'pbx');
+    const path = `/${admin.pbxId}/departments`;
+    const department = await createDepartment(t.ctx, admin.tenant, { name: 'Support' });
+
+    expect(ids(await call('GET', path, user.token))).toEqual([department.id]);
+    expect((await call('GET', `${path}/${department.id}?include=company`, user.token)).json().data).toMatchObject({ name: 'Support', company: null });
+    for (const [method, url, body] of [
+      ['POST', path, { name: 'Mine' }],
+      ['PATCH', `${path}/${department.id}`, { name: 'Mine' }],
+      ['DELETE', `${path}/${department.id}`, undefined],
+      ['POST', `${path}/${department.id}/restore`, undefined],
+    ] as const) {
+      expect((await call(method, url, user.token, body)).statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect((await call('POST', path, pbxKey, { name: 'Keyed' })).statusCode).toBe(201);
+    expect((await call('DELETE', `${path}/${department.id}`, pbxKey)).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1${path}/${department.id}` })).statusCode).toBe(401);
+  });
+
+  it("another PBX in the path is 403; another tenant's department under the caller's own PBX is 404", async () => {
+    const admin = await createAdmin(t.ctx);
+    const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
+    const theirs = await createDepartment(t.ctx, stranger.tenant);
+    for (const [method, url] of [
+      ['GET', `/${stranger.pbxId}/departments`],
+      ['GET', `/${stranger.pbxId}/departments/${theirs.id}`],
+      ['DELETE', `/${stranger.pbxId}/departments/${theirs.id}`],
+    ] as const) {
+      expect((await call(method, url, admin.token)).statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect((await call('POST', `/${stranger.pbxId}/departments`, admin.token, { name: 'Intruder' })).statusCode).toBe(403);
+    for (const [method, url, body] of [
+      ['GET', `/${admin.pbxId}/departments/${theirs.id}`, undefined],
+      ['PATCH', `/${admin.pbxId}/departments/${theirs.id}`, { name: 'Intruder' }],
+      ['DELETE', `/${admin.pbxId}/departments/${theirs.id}`, undefined],
+      ['POST', `/${admin.pbxId}/departments/${theirs.id}/restore`, undefined],
+    ] as const) {
+      const missing = await call(method, url, admin.token, body);
+      expect(missing.statusCode, `${method} ${url}`).toBe(404);
+      expect(missing.json()).toEqual({ message: ['Department not found.'] });
+    }
+    expect((await call('GET', `/${admin.pbxId}/departments`, admin.token)).json().data).toEqual([]);
+  });
+});

@@ -1,0 +1,140 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesSearch } from '../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { EmployeeTable } from '../workforce.tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+
+/** An employee with the live user linked to it (`users.employee_id`), if any. */
+export type EmployeeRow = Selectable<EmployeeTable> & { user_id: string | null };
+
+export interface EmployeeFilters {
+  search?: string;
+  userId?: string;
+  hasUser?: boolean;
+  trashed?: TrashedFilter;
+}
+
+/** The tenant's employees joined to their linked user; a soft-deleted user is linked to no one. */
+function employeesOf(db: Db, tenant: Tenant, filters: EmployeeFilters) {
+  let query = db
+    .selectFrom('employees')
+    .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.pbx_id', '=', tenant.pbxId).on('users.deleted_at', 'is', null))
+    .where('employees.pbx_id', '=', tenant.pbxId);
+  query = trashedScope(query, filters.trashed, 'employees.deleted_at');
+  // Every word must match a name or the ext_id, so "Anna Schmit" and "Schmit Anna" both find her.
+  for (const word of (filters.search ?? '').split(/\s+/).filter(Boolean)) {
+    query = query.where(matchesSearch(['employees.first_name', 'employees.last_name', 'employees.ext_id'], word));
+  }
+  if (filters.userId) query = query.where('users.id', '=', filters.userId);
+  if (filters.hasUser !== undefined) query = query.where('users.id', filters.hasUser ? 'is not' : 'is', null);
+  return query;
+}
+
+export function listEmployees(db: Db, tenant: Tenant, filters: EmployeeFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => employeesOf(db, tenant, filters),
+    (query) => query.selectAll('employees').select('users.id as user_id'),
+    sort,
+    page,
+    // Employees without an HR id come after the others, whichever the direction.
+    { qualify: 'employees', nullsLast: ['ext_id'] },
+  );
+}
+
+export function findEmployee(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
+  return employeesOf(db, tenant, { trashed }).selectAll('employees').select('users.id as user_id').where('employees.id', '=', id).executeTakeFirst();
+}
+
+/** The employee holding an ext_id in the tenant, soft-deleted ones included (the unique index covers them). */
+export function findEmployeeByExtId(db: Db, tenant: Tenant, extId: string) {
+  return db.selectFrom('employees').selectAll().where('pbx_id', '=', tenant.pbxId).where('ext_id', '=', extId).executeTakeFirst();
+}
+
+/** A user of the tenant that may be linked (not deleted), with the employee it is linked to now. */
+export function findLinkableUser(db: Db, tenant: Tenant, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'status', 'employee_id'])
+    .where('id', '=', userId)
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Unlinks whichever user is linked to the employee. */
+export async function unlinkEmployee(db: Db, tenant: Tenant, employeeId: string, now: string): Promise<void> {
+  await db.updateTable('users').set({ employee_id: null, updated_at: now }).where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId).execute();
+}
+
+/**
+ * Links the user to the employee unless, by now, it is linked to another live employee: the
+ * condition is part of the update, so two requests cannot both take the same user. False when
+ * the user was taken.
+ */
+export async function linkUser(db: Db, tenant: Tenant, userId: string, employeeId: string, now: string): Promise<boolean> {
+  const result = await db
+    .updateTable('users')
+    .set({ employee_id: employeeId, updated_at: now })
+    .where('id', '=', userId)
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('users.employee_id', 'is', null),
+        eb('users.employee_id', '=', employeeId),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('employees')
+              .select(sql`1`.as('one'))
+              .whereRef('employees.id', '=', 'users.employee_id')
+              .whereRef('employees.pbx_id', '=', 'users.pbx_id')
+              .where('employees.deleted_at', 'is', null),
+          ),
+        ),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Users of the tenant by e-mail address (the demo seed links its people this way). */
+export async function userIdsByEmail(db: Db, tenant: Tenant, emails: readonly string[]): Promise<Map<string, string>> {
+  if (emails.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where(
+      'email',
+      'in',
+      emails.map((email) => email.toLowerCase()),
+    )
+    .execute();
+  return new Map(rows.map((row) => [row.email, row.id]));
+}
+
+export async function insertEmployee(db: Db, row: Insertable<EmployeeTable>): Promise<void> {
+  await db.insertInto('employees').values(row).execute();
+}
+
+export async function updateEmployee(db: Db, tenant: Tenant, id: string, changes: Updateable<EmployeeTable>): Promise<void> {
+  await db.updateTable('employees').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+/** `employeeId` when it names a live employee of the tenant, else null: what a user's `/me` shows as its employee. */
+export async function liveEmployeeId(db: Db, tenant: Tenant, employeeId: string | null): Promise<string | null> {
+  if (!employeeId) return null;
+  const row = await db
+    .selectFrom('employees')
+    .select('id')
+    .where('id', '=', employeeId)
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}

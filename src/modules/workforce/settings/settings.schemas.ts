@@ -1,0 +1,31 @@
+import { Type } from '@sinclair/typebox';
+import { PbxIdParam, StringEnum } from '../../../http/schema.js';
+import { NAME_ORDERS } from '../full-name.js';
+
+const nameOrder = StringEnum(NAME_ORDERS, {
+  description: 'How every fullName of the workforce reads: first_last ("Anna Schmit") or last_first ("Schmit Anna"); people lists sort the same way.',
+});
+const halfDaySplit = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
+  description: 'HH:MM (00:00-23:59, local wall clock) where a half day\u2019s morning ends and its afternoon starts.',
+  examples: ['12:00'],
+});
+
+export const WorkforceSettings = Type.Object(
+  {
+    name_order: nameOrder,
+    half_day_split: halfDaySplit,
+    timezone: Type.String({
+      description: 'The PBX time zone (IANA), read-only here: the tenant\u2019s calendar days ("today") are counted in it.',
+      examples: ['Europe/Luxembourg'],
+    }),
+  },
+  { $id: 'WorkforceSettings' },
+);
+
+export const UpdateWorkforceSettingsBody = Type.Object(
+  { name_order: Type.Optional(nameOrder), half_day_split: Type.Optional(halfDaySplit) },
+  { additionalProperties: false },
+);
+
+export const SettingsParams = Type.Object({ pbx_id: PbxIdParam });
