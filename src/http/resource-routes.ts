@@ -3,7 +3,7 @@ import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox
 import type { PageRequest, SortTerm } from '../db/paging.js';
 import { principalOf } from '../platform/auth/auth-plugin.js';
 import type { Principal, RouteAuth } from '../platform/auth/principal.js';
-import { tenantInPath, tenantOf, type Tenant } from '../platform/tenancy.js';
+import { tenantOf, type Tenant } from '../platform/tenancy.js';
 import { parseInclude } from './include.js';
 import { pageRequest, parseSort, type ListQueryOptions, type ListQuerySchema } from './list-query.js';
 import { Paginated, paginate } from './pagination.js';
@@ -193,9 +193,6 @@ async function callOf<P extends TSchema, Q extends TSchema, B extends TSchema, S
   scope: ResourceDefinition<unknown, unknown, S>['scope'],
 ): Promise<CallOf<P, Q, B, S>> {
   const principal = principalOf(request);
-  // A path naming its PBX (`/:pbx_id/...`) must name the caller's, before anything is looked up.
-  const pathPbxId = (request.params as { pbx_id?: string } | undefined)?.pbx_id;
-  if (pathPbxId !== undefined) tenantInPath(principal, pathPbxId);
   const call: ResourceCall<unknown, unknown, unknown, unknown> = {
     request,
     reply,

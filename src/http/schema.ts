@@ -61,7 +61,7 @@ export const MessageData = <T extends TSchema>(data: T) => Type.Object({ message
 export const DataEnvelope = <T extends TSchema>(data: T) => Type.Object({ data });
 
 /**
- * The `pbx_id` of a path that names its PBX (`/{pbx_id}/...`). Any string: resource routes answer
- * 403 for every PBX but the caller's (see tenantInPath), a malformed id included.
+ * The `pbx_id` of a path that names its PBX (`/{pbx_id}/...`). Any string: the auth plugin answers
+ * 403 for every PBX but the caller's (see tenantInPath) before validation, a malformed id included.
  */
 export const PbxIdParam = Type.String({ maxLength: 64, description: "The caller's PBX; any other is refused with 403." });

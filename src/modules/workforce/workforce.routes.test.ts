@@ -52,12 +52,10 @@ describe('every path naming its PBX', () => {
       expect(anonymous.statusCode, where).toBe(401);
       expect(anonymous.json(), where).toEqual({ error: expect.any(String) });
 
-      // A body is validated before the handler runs; the bodies of PATCH routes are all optional.
-      if (!hasBody || method === 'PATCH') {
-        const foreign = await send(method, fill(path, stranger.pbxId, randomUUID()), admin.token, hasBody ? {} : undefined);
-        expect(foreign.statusCode, where).toBe(403);
-        expect(foreign.json(), where).toEqual({ message: 'You have no access to this PBX.' });
-      }
+      // The PBX is checked before the input is validated: a malformed id and an invalid body change nothing.
+      const foreign = await send(method, fill(path, stranger.pbxId, 'not-a-uuid'), admin.token, hasBody ? { unknown_field: [] } : undefined);
+      expect(foreign.statusCode, where).toBe(403);
+      expect(foreign.json(), where).toEqual({ message: 'You have no access to this PBX.' });
 
       const id = path.match(/\{(?!pbx_id)[^}]+\}/)?.[0];
       if (id) {

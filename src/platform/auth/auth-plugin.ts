@@ -2,7 +2,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Unauthorized } from '../errors.js';
 import type { AppContext } from '../context.js';
-import { tenantOf, type Tenant } from '../tenancy.js';
+import { tenantInPath, tenantOf, type Tenant } from '../tenancy.js';
 import { Authenticator, tokenFromHeader } from './authenticate.js';
 import { refusal, requireUser, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
 
@@ -18,7 +18,7 @@ declare module 'fastify' {
 /**
  * Resolves the principal once per request (onRequest, so rate limits can key on it), then
  * enforces the route's `config.auth` before validation: 401 without a valid token, 403 when the
- * principal kind or scope is not accepted. Callback-style hooks: a cached token costs no promise.
+ * principal kind or scope is not accepted, or the path names another PBX. Callback-style hooks: a cached token costs no promise.
  */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: Pick<AppContext, 'db' | 'changes' | 'config' | 'clock'> }) => {
   const authenticator = new Authenticator(opts.ctx);
@@ -44,7 +44,18 @@ export const authPlugin = fp(async (app: FastifyInstance, opts: { ctx: Pick<AppC
     if (!request.principal) {
       return done(new Unauthorized(request.headers.authorization ? 'Invalid or expired token.' : 'Unauthenticated.'));
     }
-    done(refusal(request.principal, auth) ?? undefined);
+    const refused = refusal(request.principal, auth);
+    if (refused) return done(refused);
+    // A path naming its PBX (`/:pbx_id/...`) must name the caller's: 403 before the input is validated or anything looked up.
+    const pathPbxId = (request.params as { pbx_id?: string } | undefined)?.pbx_id;
+    if (pathPbxId !== undefined) {
+      try {
+        tenantInPath(request.principal, pathPbxId);
+      } catch (error) {
+        return done(error as Error);
+      }
+    }
+    done();
   });
 });
 
