@@ -43,7 +43,7 @@ describe('health, readiness and metrics', () => {
 });
 
 describe('logs never carry secrets', () => {
-  it('redacts passwords, tokens, keys, voicemail PINs and magic-link tokens', async () => {
+  it('redacts passwords, tokens, keys, voicemail PINs and magic-link tokens, in URLs too, at every level', async () => {
     const lines: string[] = [];
     const stream = new Writable({
       write(chunk, _encoding, callback) {
@@ -51,7 +51,7 @@ describe('logs never carry secrets', () => {
         callback();
       },
     });
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: '/tmp/pbx-api-test' });
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'trace', DATA_DIR: '/tmp/pbx-api-test' });
     const database = await openTestDatabase();
     const app = await buildApp({ config, database, mailer: new MemoryMailer(), logger: { ...(loggerOptions(config) as object), stream } });
     try {
@@ -59,10 +59,26 @@ describe('logs never carry secrets', () => {
       await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: user.email, password: user.password } });
       await app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(user.token) });
       await app.inject({ method: 'GET', url: '/api/v1/magic-login/SuperSecretMagicToken1234567890' });
+      // Clients that put a token in the query string (it is not read there) must not leak it either.
+      await app.inject({ method: 'GET', url: `/api/v1/me?access_token=${user.token}&page=1` });
+      await app.inject({ method: 'GET', url: `/api/v1/no-such-route?API_KEY=QueryApiKey0987654321&Signature=QuerySignature1234` });
+      await app.inject({ method: 'POST', url: `/api/v1/passwordless/verify?code=731946`, payload: { email: user.email, code: '731946' } });
       app.log.info({ password: 'hunter2-password', webrtc: { password: 'sip-pass-123', voicemail_pin: '4711' }, token: user.token }, 'audit');
       const output = lines.join('');
       expect(output).toContain('/magic-login/[REDACTED]');
-      for (const secret of [user.password, user.token, 'SuperSecretMagicToken1234567890', 'hunter2-password', 'sip-pass-123', '4711']) {
+      expect(output).toContain('/api/v1/me?access_token=[REDACTED]&page=1');
+      expect(output).toContain('API_KEY=[REDACTED]&Signature=[REDACTED]');
+      for (const secret of [
+        user.password,
+        user.token,
+        'SuperSecretMagicToken1234567890',
+        'hunter2-password',
+        'sip-pass-123',
+        '4711',
+        'QueryApiKey0987654321',
+        'QuerySignature1234',
+        '731946',
+      ]) {
         expect(output).not.toContain(secret);
       }
       expect(output).toContain('[REDACTED]');
