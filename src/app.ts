@@ -23,7 +23,7 @@ import { changeChannel, connectChangeBroadcast } from './platform/cache/change-b
 import { registerChangeTracking } from './platform/cache/track-changes.js';
 import { deferredChildLogger, loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
-import { registerMetrics } from './platform/metrics.js';
+import { registerMetrics, type MountMetrics } from './platform/metrics.js';
 import { MemoryCounterStore, RedisCounterStore } from './platform/throttle.js';
 import { registerModules } from './modules/index.js';
 import { JobWorker } from './platform/jobs/jobs.js';
@@ -39,7 +39,11 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export type App = FastifyInstance & { ctx: AppContext };
+export type App = FastifyInstance & {
+  ctx: AppContext;
+  /** The listener of its own that serves `/metrics` when METRICS_LISTEN is set; the server starts it. */
+  metricsServer: FastifyInstance | null;
+};
 
 /** The whole service as one Fastify instance; the server and the tests both build it here. */
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -78,7 +82,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app);
   registerQueryFlags(app, API_PREFIX);
-  registerMetrics(app);
+  const mountMetrics = registerMetrics(app, { token: config.metricsToken });
+  const metricsServer = config.metricsListen ? buildMetricsServer(app, config, mountMetrics) : null;
+  // Beside the API unless it has a listener of its own; in production only behind METRICS_TOKEN.
+  if (!metricsServer && (config.metricsToken !== null || config.env !== 'production')) mountMetrics(app);
+  app.decorate('metricsServer', metricsServer);
   await registerOpenApi(app, config, API_PREFIX);
   await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
@@ -97,7 +105,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await jobs.stop();
     await stopBroadcast?.();
     ctx.mailer.close();
+    await metricsServer?.close();
     if (redis) await redis.quit().catch(() => undefined);
   });
   return app;
+}
+
+/** `/metrics` alone, with the API's error bodies, on the address METRICS_LISTEN names (a network scrapers reach, users do not). */
+function buildMetricsServer(app: FastifyInstance, config: Config, mountMetrics: MountMetrics): FastifyInstance {
+  const server = Fastify({ loggerInstance: app.log.child({ listener: 'metrics' }), trustProxy: config.trustProxy });
+  registerErrorHandling(server, config.env === 'production');
+  registerNotFoundHandler(server);
+  mountMetrics(server);
+  return server;
 }

@@ -74,6 +74,10 @@ export interface Config {
   simulatedCdrDelaySeconds: number;
   /** `GET /cdrs/detail/{id}` requests per minute per principal. */
   cdrDetailRateLimitPerMinute: number;
+  /** Bearer secret that `/metrics` requires (METRICS_TOKEN); null: none. */
+  metricsToken: string | null;
+  /** Serve `/metrics` on this address only, not beside the API (METRICS_LISTEN, `host:port`). */
+  metricsListen: { host: string; port: number } | null;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -121,6 +125,22 @@ export function parseHostPatterns(value: string | undefined, name: string): Host
     if (!HOST_NAME.test(host) || /^[\d.]+$/.test(host)) throw new Error(`${name}: "${entry}" is neither a CIDR, an address nor a host name`);
     return wildcard ? { kind: 'subdomains', suffix: `.${host}` } : { kind: 'name', name: host };
   });
+}
+
+/** `127.0.0.1:9100`, `[::1]:9100` or `metrics.internal:9100`. */
+export function parseListenAddress(value: string | undefined, name: string): { host: string; port: number } | null {
+  if (value === undefined || value === '') return null;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) throw new Error(`${name} must be host:port (e.g. 127.0.0.1:9100), got "${value}"`);
+  return { host: match[1] ?? match[2], port };
+}
+
+/** A bearer secret from the environment: unset is null; a set one must not be guessable. */
+function secretFrom(value: string | undefined, name: string): string | null {
+  if (value === undefined || value === '') return null;
+  if (value.length < 16 || /\s/.test(value)) throw new Error(`${name} must be at least 16 characters without spaces (e.g. openssl rand -hex 32)`);
+  return value;
 }
 
 /** The longest overlap a signing-secret rotation may keep (seven days), in the setting and in a request. */
@@ -186,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
     simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),
     cdrDetailRateLimitPerMinute: intFrom(env.CDR_DETAIL_RATE_LIMIT_PER_MINUTE, 120, 'CDR_DETAIL_RATE_LIMIT_PER_MINUTE'),
+    metricsToken: secretFrom(env.METRICS_TOKEN, 'METRICS_TOKEN'),
+    metricsListen: parseListenAddress(env.METRICS_LISTEN, 'METRICS_LISTEN'),
   };
   return { ...config, ...overrides };
 }
