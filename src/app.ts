@@ -11,6 +11,7 @@ import { registerQueryFlags } from './http/query-flags.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
 import { buildSerializer } from './http/serializer.js';
@@ -81,6 +82,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandling(app, config.env === 'production');
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app);
+  registerSecurityHeaders(app, { baseUrl: config.baseUrl, docsPrefix: `${API_PREFIX}/docs` });
   registerQueryFlags(app, API_PREFIX);
   const mountMetrics = registerMetrics(app, { token: config.metricsToken });
   const metricsServer = config.metricsListen ? buildMetricsServer(app, config, mountMetrics) : null;

@@ -44,6 +44,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
   await app.register(swaggerUi, {
     routePrefix: `${prefix}/docs`,
     uiConfig: { docExpansion: 'list', deepLinking: true },
-    staticCSP: true,
+    // Its content security policy is set with the other security headers (security-headers.ts).
+    staticCSP: false,
   });
 }
