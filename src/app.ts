@@ -12,6 +12,7 @@ import { registerRouteDocs } from './http/route-docs.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
+import { registerCacheControl } from './http/cache-control.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
 import { buildSerializer } from './http/serializer.js';
@@ -83,6 +84,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app);
   registerSecurityHeaders(app, { baseUrl: config.baseUrl, docsPrefix: `${API_PREFIX}/docs` });
+  registerCacheControl(app);
   registerQueryFlags(app, API_PREFIX);
   const mountMetrics = registerMetrics(app, { token: config.metricsToken });
   const metricsServer = config.metricsListen ? buildMetricsServer(app, config, mountMetrics) : null;

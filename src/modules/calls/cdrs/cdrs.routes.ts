@@ -131,11 +131,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     },
     handler: async (request, reply) => {
       const file = await service.openRecording(tenantOfRequest(request), principalOf(request), request.query.path, request.headers.range);
-      reply
-        .header('content-type', file.contentType)
-        .header('accept-ranges', 'bytes')
-        .header('content-disposition', `inline; filename="${file.name}"`)
-        .header('cache-control', 'private, no-store');
+      reply.header('content-type', file.contentType).header('accept-ranges', 'bytes').header('content-disposition', `inline; filename="${file.name}"`);
       if (file.range) {
         reply
           .code(206)

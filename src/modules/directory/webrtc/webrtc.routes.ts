@@ -16,7 +16,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   app.addSchema(WebrtcConfiguration);
   // The full configuration, secrets included, goes to internal services only, and is never cached.
   app.withTypeProvider<TypeBoxTypeProvider>().get('/users/:email/webrtc', {
-    config: { auth: { internal: true } },
+    config: { auth: { internal: true }, carriesSecret: true },
     schema: {
       tags,
       operationId: 'getWebrtcByEmail',
@@ -24,10 +24,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       params: EmailParams,
       response: { 200: Type.Ref(WebrtcConfiguration) },
     },
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return service.byEmail(request.params.email);
-    },
+    handler: async (request) => service.byEmail(request.params.email),
   });
 
   const accounts = resourceRoutes(app, ctx.config.baseUrl, { tags, schema: WebrtcSummary, present: (summaries: WebrtcSummaryView[]) => summaries });
