@@ -13,6 +13,7 @@ import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerCacheControl } from './http/cache-control.js';
+import { registerCors } from './http/cors.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
 import { buildSerializer } from './http/serializer.js';
@@ -92,6 +93,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (!metricsServer && (config.metricsToken !== null || config.env !== 'production')) mountMetrics(app);
   app.decorate('metricsServer', metricsServer);
   await registerOpenApi(app, config, API_PREFIX);
+  await registerCors(app, { origins: config.corsOrigins, credentials: config.corsCredentials });
   await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
