@@ -2,10 +2,17 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ValidationFailed } from '../platform/errors.js';
+import { validationMessage } from './validation-messages.js';
 
 /** The request body ended inside a file part (no closing boundary): the file is incomplete. */
 function brokenOff(field: string): ValidationFailed {
   return ValidationFailed.field(field, 'The upload ended before it was complete (its closing boundary is missing): send it again.');
+}
+
+/** A multipart field's text or a file name, refused like JSON text (422 on the field) when it holds U+0000. */
+export function textWithoutNul(text: string, field: string): string {
+  if (text.includes('\u0000')) throw ValidationFailed.field(field, validationMessage({ keyword: 'nul', instancePath: '', params: {} }, field));
+  return text;
 }
 
 /** How the multipart reader (busboy, as @fastify/multipart itself tells) reports a part cut short. */

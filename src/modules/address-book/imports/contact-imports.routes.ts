@@ -9,6 +9,7 @@ import { requireUser, type Principal } from '../../../platform/auth/principal.js
 import { ClientError } from '../../../platform/errors.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
+import { textWithoutNul } from '../../../http/uploads.js';
 import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
 import { ContactImportsService, type ImportOwner, type UploadPart } from './contact-imports.service.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
@@ -27,8 +28,10 @@ function importOwnerOf(principal: Principal): ImportOwner {
 async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
   if (!request.isMultipart()) throw new ClientError(415, 'Send the file as multipart/form-data.');
   for await (const part of request.parts()) {
-    if (part.type === 'file') yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
-    else yield { type: 'field', fieldname: part.fieldname, value: fieldText(part.value) };
+    if (part.type === 'file') {
+      if (part.filename.includes('\u0000')) part.file.resume();
+      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
+    } else yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(fieldText(part.value), part.fieldname) };
   }
 }
 

@@ -38,6 +38,25 @@ describe('contact imports', () => {
     expect([201, 422]).toContain((await send(large.headers, inTwoChunks(partHeaderCut, 100_000))).statusCode);
   });
 
+  it('refuses a NUL character in a form field or the file name (422 on it), and drops stray ones from the cells', async () => {
+    const user = await manager();
+    for (const [file, fields, field] of [
+      [{ name: 'kon\u0000takte.csv', content: csv }, {}, 'file'],
+      [{ name: 'contacts.csv', content: csv }, { delimiter: '\u0000' }, 'delimiter'],
+      [{ name: 'contacts.csv', content: csv }, { enclosure: "'\u0000" }, 'enclosure'],
+    ] as const) {
+      const refused = await upload(t, user.token, file, fields);
+      expect(refused.statusCode, field).toBe(422);
+      expect(refused.json().errors, field).toEqual({ [field]: [`The ${field} field must not contain the NUL character (U+0000).`] });
+    }
+    const created = await upload(t, user.token, { name: 'contacts.csv', content: 'Name,E-mail,Phone\nAnna\u0000 Weber,anna.nul@example.test,621 100 011\n' });
+    expect(created.statusCode).toBe(201);
+    const done = await runImport(t, user.token, created.json().data.id);
+    expect(done.status).toBe('completed');
+    const contact = await get(user.token, `/contacts/${done.records[0].model_id}`);
+    expect(contact.json().name1).toBe('Anna Weber');
+  });
+
   it('uploads a CSV, previews it, maps, confirms and imports it', async () => {
     const user = await manager();
     const created = await upload(t, user.token, { name: 'contacts.csv', content: csv });
