@@ -5,13 +5,13 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerQueryFlags } from './http/query-flags.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { apiHeaderOptions, helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerCacheControl } from './http/cache-control.js';
 import { registerCors } from './http/cors.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
@@ -76,6 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrorHandler(helmetHeaders(apiHeaderOptions(config.baseUrl))),
     schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
