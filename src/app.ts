@@ -5,12 +5,15 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
+import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerQueryFlags } from './http/query-flags.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
+import { apiHeaderOptions, helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
+import { registerCacheControl } from './http/cache-control.js';
+import { registerCors } from './http/cors.js';
 import { SHARED_SCHEMAS } from './http/schema.js';
 import { buildValidator } from './http/validator.js';
 import { buildSerializer } from './http/serializer.js';
@@ -23,7 +26,7 @@ import { changeChannel, connectChangeBroadcast } from './platform/cache/change-b
 import { registerChangeTracking } from './platform/cache/track-changes.js';
 import { deferredChildLogger, loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
-import { registerMetrics } from './platform/metrics.js';
+import { registerMetrics, type MountMetrics } from './platform/metrics.js';
 import { MemoryCounterStore, RedisCounterStore } from './platform/throttle.js';
 import { registerModules } from './modules/index.js';
 import { JobWorker } from './platform/jobs/jobs.js';
@@ -39,7 +42,11 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export type App = FastifyInstance & { ctx: AppContext };
+export type App = FastifyInstance & {
+  ctx: AppContext;
+  /** The listener of its own that serves `/metrics` when METRICS_LISTEN is set; the server starts it. */
+  metricsServer: FastifyInstance | null;
+};
 
 /** The whole service as one Fastify instance; the server and the tests both build it here. */
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -69,6 +76,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       return typeof incoming === 'string' && /^[A-Za-z0-9._:-]{8,64}$/.test(incoming) ? incoming : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    frameworkErrors: frameworkErrorHandler(helmetHeaders(apiHeaderOptions(config.baseUrl))),
     schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
 
@@ -77,9 +85,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerErrorHandling(app, config.env === 'production');
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app);
+  registerSecurityHeaders(app, { baseUrl: config.baseUrl, docsPrefix: `${API_PREFIX}/docs` });
+  registerCacheControl(app);
   registerQueryFlags(app, API_PREFIX);
-  registerMetrics(app);
+  const mountMetrics = registerMetrics(app, { token: config.metricsToken });
+  const metricsServer = config.metricsListen ? buildMetricsServer(app, config, mountMetrics) : null;
+  // Beside the API unless it has a listener of its own; in production only behind METRICS_TOKEN.
+  if (!metricsServer && (config.metricsToken !== null || config.env !== 'production')) mountMetrics(app);
+  app.decorate('metricsServer', metricsServer);
   await registerOpenApi(app, config, API_PREFIX);
+  await registerCors(app, { origins: config.corsOrigins, credentials: config.corsCredentials });
   await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
@@ -97,7 +112,17 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     await jobs.stop();
     await stopBroadcast?.();
     ctx.mailer.close();
+    await metricsServer?.close();
     if (redis) await redis.quit().catch(() => undefined);
   });
   return app;
+}
+
+/** `/metrics` alone, with the API's error bodies, on the address METRICS_LISTEN names (a network scrapers reach, users do not). */
+function buildMetricsServer(app: FastifyInstance, config: Config, mountMetrics: MountMetrics): FastifyInstance {
+  const server = Fastify({ loggerInstance: app.log.child({ listener: 'metrics' }), trustProxy: config.trustProxy });
+  registerErrorHandling(server, config.env === 'production');
+  registerNotFoundHandler(server);
+  mountMetrics(server);
+  return server;
 }

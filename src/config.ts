@@ -75,6 +75,14 @@ export interface Config {
   simulatedCdrDelaySeconds: number;
   /** `GET /cdrs/detail/{id}` requests per minute per user or API key. */
   cdrDetailRateLimitPerMinute: number;
+  /** Web origins whose pages may call the API from a browser (CORS_ORIGINS, exact `scheme://host[:port]`); empty: CORS off. */
+  corsOrigins: string[];
+  /** Let those pages send credentials (cookies, HTTP authentication) with CORS requests (CORS_CREDENTIALS); bearer tokens need none. */
+  corsCredentials: boolean;
+  /** Bearer secret that `/metrics` requires (METRICS_TOKEN); null: none. */
+  metricsToken: string | null;
+  /** Serve `/metrics` on this address only, not beside the API (METRICS_LISTEN, `host:port`). */
+  metricsListen: { host: string; port: number } | null;
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -122,6 +130,36 @@ export function parseHostPatterns(value: string | undefined, name: string): Host
     if (!HOST_NAME.test(host) || /^[\d.]+$/.test(host)) throw new Error(`${name}: "${entry}" is neither a CIDR, an address nor a host name`);
     return wildcard ? { kind: 'subdomains', suffix: `.${host}` } : { kind: 'name', name: host };
   });
+}
+
+/** `127.0.0.1:9100`, `[::1]:9100` or `metrics.internal:9100`. */
+export function parseListenAddress(value: string | undefined, name: string): { host: string; port: number } | null {
+  if (value === undefined || value === '') return null;
+  const match = /^(?:\[([0-9a-fA-F:.]+)\]|([^:[\]\s]+)):(\d{1,5})$/.exec(value.trim());
+  const port = match ? Number(match[3]) : NaN;
+  if (!match || port > 65535) throw new Error(`${name} must be host:port (e.g. 127.0.0.1:9100), got "${value}"`);
+  return { host: match[1] ?? match[2], port };
+}
+
+/** `https://app.example.com,http://localhost:5173`: exact origins, kept as browsers send them (lower case, no default port). */
+export function parseOrigins(value: string | undefined, name: string): string[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  return entries.map((entry) => {
+    const url = URL.canParse(entry) ? new URL(entry) : null;
+    const isOrigin = url !== null && /^https?:$/.test(url.protocol) && !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash;
+    if (!isOrigin) throw new Error(`${name}: "${entry}" is not an origin (scheme://host[:port], no path; "*" is not accepted)`);
+    return url.origin;
+  });
+}
+
+/** A bearer secret from the environment: unset is null; a set one must not be guessable. */
+function secretFrom(value: string | undefined, name: string): string | null {
+  if (value === undefined || value === '') return null;
+  if (value.length < 16 || /\s/.test(value)) throw new Error(`${name} must be at least 16 characters without spaces (e.g. openssl rand -hex 32)`);
+  return value;
 }
 
 /** The longest overlap a signing-secret rotation may keep (seven days), in the setting and in a request. */
@@ -187,6 +225,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
     simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),
     cdrDetailRateLimitPerMinute: intFrom(env.CDR_DETAIL_RATE_LIMIT_PER_MINUTE, 120, 'CDR_DETAIL_RATE_LIMIT_PER_MINUTE'),
+    corsOrigins: parseOrigins(env.CORS_ORIGINS, 'CORS_ORIGINS'),
+    corsCredentials: booleanFrom(env.CORS_CREDENTIALS, false, 'CORS_CREDENTIALS'),
+    metricsToken: secretFrom(env.METRICS_TOKEN, 'METRICS_TOKEN'),
+    metricsListen: parseListenAddress(env.METRICS_LISTEN, 'METRICS_LISTEN'),
   };
   return { ...config, ...overrides };
 }

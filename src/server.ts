@@ -10,6 +10,11 @@ export async function serve(config: Config): Promise<void> {
   await seedOnStart(config, database);
   const app = await buildApp({ config, database });
   await app.listen({ host: config.host, port: config.port });
+  if (app.metricsServer && config.metricsListen) {
+    await app.metricsServer.listen(config.metricsListen);
+    const { host, port } = config.metricsListen;
+    app.log.info(`metrics at http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`);
+  }
   app.log.info(`pbx-api serving ${config.baseUrl} (docs at ${config.baseUrl}/docs) on ${database.dialect}`);
 
   let closing = false;

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { ManualClock } from '../src/platform/clock.js';
@@ -51,6 +52,33 @@ export async function buildTestApp(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** The answer to a request, or a failure naming the wait when none comes within `ms` (a request that hangs). */
+export async function answeredWithin<T>(pending: Promise<T>, ms = 5000): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([pending, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A request body that arrives in two pieces, the second a moment later, as over a network (for inject). */
+export function inTwoChunks(body: Buffer, at: number): Readable {
+  let sent = false;
+  return new Readable({
+    read() {
+      if (sent) return;
+      sent = true;
+      this.push(body.subarray(0, at));
+      setTimeout(() => {
+        this.push(body.subarray(at));
+        this.push(null);
+      }, 20);
+    },
+  });
+}
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -8,6 +8,8 @@ const FASTIFY_CLIENT_ERRORS: Record<string, [number, string]> = {
   FST_ERR_CTP_INVALID_TYPE: [415, 'Unsupported media type: send JSON with Content-Type: application/json.'],
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is too large.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
+  FST_ERR_BAD_URL: [400, 'The URL is not valid: its path has a malformed percent-encoding.'],
+  FST_ERR_MAX_PARAM_LENGTH: [414, 'A path segment of the URL is too long.'],
 };
 
 export function toHttpError(error: FastifyError & { validation?: AjvError[]; validationContext?: string }): HttpError | null {
@@ -57,6 +59,21 @@ export function registerErrorHandling(app: FastifyInstance, production: boolean)
     if (!production) Object.assign(body, { exception: error.name || 'Error', ...origin(error), message: error.message || 'Server Error' });
     return reply.code(error.statusCode && error.statusCode >= 500 ? error.statusCode : 500).send(body);
   });
+}
+
+/**
+ * Fastify's router refuses some URLs before any hook runs (a path that is not valid
+ * percent-encoding, a path parameter over maxParamLength) and would answer with a body of its own
+ * that echoes the URL: these get the contract's `{message}` too, with the request id and the
+ * headers every answer carries.
+ */
+export function frameworkErrorHandler(headers: ReadonlyArray<readonly [string, string]>) {
+  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const httpError = toHttpError(error) ?? new ClientError(400, 'Bad request.');
+    reply.header('x-request-id', request.id);
+    for (const [name, value] of headers) reply.header(name, value);
+    void reply.code(httpError.statusCode).headers(httpError.headers).send(httpError.body());
+  };
 }
 
 /** Unknown routes answer 404 `{message: [..]}`, counted by the rate limiter like any request. */

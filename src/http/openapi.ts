@@ -9,7 +9,8 @@ Every request carries \`Authorization: Bearer <token>\` (the internal key may be
 Errors: 401 \`{error}\`, 403 \`{message}\`, 404 \`{message: [..]}\`, 422 \`{message, errors}\`,
 429 with \`Retry-After\`. Every response carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`
 (plus the IETF draft \`RateLimit\` and \`RateLimit-Policy\` fields). Lists are paginated with at most
-100 items a page. Boolean query parameters take \`true\`/\`false\` or \`1\`/\`0\`.`;
+100 items a page. Boolean query parameters take \`true\`/\`false\` or \`1\`/\`0\`. Answers of routes that need
+credentials, and of the sign-ins that return a token, carry \`Cache-Control: no-store\`.`;
 
 /** OpenAPI 3.1 built from the route schemas, served at /openapi.json, with a docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, config: Config, prefix: string): Promise<void> {
@@ -44,6 +45,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
   await app.register(swaggerUi, {
     routePrefix: `${prefix}/docs`,
     uiConfig: { docExpansion: 'list', deepLinking: true },
-    staticCSP: true,
+    // Its content security policy is set with the other security headers (security-headers.ts).
+    staticCSP: false,
   });
 }

@@ -101,6 +101,8 @@ export function validationMessage(error: AjvError, field: string): string {
       if (Array.isArray(allowed)) return `The selected ${label} is invalid. Allowed: ${allowed.join(', ')}.`;
       return `The ${label} field format is invalid.`;
     }
+    case 'nul':
+      return `The ${label} field must not contain the NUL character (U+0000).`;
     default:
       return `The ${label} field is invalid.`;
   }

@@ -59,6 +59,40 @@ export function buildValidator(externalSchemas: Record<string, unknown> = {}): F
 
 type Validate = ReturnType<Ajv['compile']>;
 
+/** The JSON pointer of a string holding U+0000 in a value (walked without recursion, however deep), or null. */
+export function nulPointer(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [item, pointer] = stack.pop()!;
+    if (typeof item === 'string') {
+      if (item.includes('\u0000')) return pointer;
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) stack.push([item[i], `${pointer}/${i}`]);
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item).reverse()) stack.push([child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return null;
+}
+
+/**
+ * No text the API takes may hold U+0000: PostgreSQL cannot store it in text (a 500 there, while
+ * SQLite kept it), and no PBX field means it. Checked once the schema holds, as an ajv error of
+ * its own (keyword `nul`), so the 422 names the field like any other.
+ */
+function refusingNul(validate: Validate): Validate {
+  const checked = ((data: unknown) => {
+    if (!validate(data)) {
+      checked.errors = validate.errors;
+      return false;
+    }
+    const pointer = nulPointer(data);
+    checked.errors = pointer === null ? null : [{ keyword: 'nul', instancePath: pointer, schemaPath: '#', params: {}, message: 'must not contain U+0000' }];
+    return pointer === null;
+  }) as Validate;
+  return checked;
+}
+
 function compilerFor(externalSchemas: Record<string, unknown>): FastifySchemaCompiler<unknown> {
   const instances = {
     strict: { options: { coerceTypes: false } as Options, ajv: undefined as Ajv | undefined, compiled: new Map<string, Validate>() },
@@ -76,7 +110,7 @@ function compilerFor(externalSchemas: Record<string, unknown>): FastifySchemaCom
     const id = (schema as { $id?: unknown }).$id;
     const holder = typeof id === 'string' ? instance.ajv.getSchema(id) : undefined;
     const ajv = holder && holder.schema !== schema ? makeAjv(instance.options, externalSchemas) : instance.ajv;
-    const validate = ajv.compile(schema as object);
+    const validate = refusingNul(ajv.compile(schema as object));
     if (json !== undefined) instance.compiled.set(json, validate);
     return validate;
   };

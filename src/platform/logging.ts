@@ -11,9 +11,50 @@ export const REDACTED_PATHS = [
   ...['password', 'token', 'secret', 'voicemail_pin', 'code', 'api_key', 'access_token', 'password_hash'].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
 ];
 
-/** Path segments that are themselves secrets (magic-link tokens) are masked in logged URLs. */
+/** Query parameter names (letters and digits only, lower case) whose values are secrets, and endings that make a name one. */
+const SECRET_PARAMETERS = new Set(['key', 'code', 'sig', 'otp', 'pwd', 'auth', 'authorization', 'jwt', 'session', 'credentials']);
+const SECRET_ENDINGS = /(token|secret|password|passwd|signature|apikey|pin)$/;
+/** A query that may name one: the words above, or any percent-encoding (which could spell them). */
+const MAYBE_SECRET = /token|secret|pass|pwd|sig|key|code|otp|auth|jwt|session|credential|pin|%/i;
+
+/** The name as the server would read it, however often it was percent-encoded (a few rounds at most). */
+function decodedName(name: string): string {
+  let decoded = name.replace(/\+/g, ' ');
+  for (let round = 0; round < 3 && decoded.includes('%'); round++) {
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      break;
+    }
+  }
+  return decoded.toLowerCase();
+}
+
+/** `access_token`, `API-Key`, `auth[password]`, `X-Amz-Signature`: each bracketed part is judged on its own. */
+function isSecretParameter(name: string): boolean {
+  return decodedName(name)
+    .split(/[[\]]/)
+    .map((part) => part.replace(/[^a-z0-9]/g, ''))
+    .some((part) => SECRET_PARAMETERS.has(part) || SECRET_ENDINGS.test(part));
+}
+
+/**
+ * What may be logged of a request URL: path segments that are themselves secrets (magic-link
+ * tokens) and the values of query parameters that carry one (`?access_token=`, `?code=`, ...) are
+ * replaced by [REDACTED]; the names stay, as sent.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(/(\/magic-login\/)[^/?#]+/, '$1[REDACTED]');
+  const masked = url.includes('/magic-login/') ? url.replace(/(\/magic-login\/)[^/?#]+/, '$1[REDACTED]') : url;
+  const start = masked.indexOf('?');
+  if (start === -1 || !MAYBE_SECRET.test(masked.slice(start + 1))) return masked;
+  const query = masked
+    .slice(start + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      return equals !== -1 && isSecretParameter(pair.slice(0, equals)) ? `${pair.slice(0, equals)}=[REDACTED]` : pair;
+    });
+  return `${masked.slice(0, start)}?${query.join('&')}`;
 }
 
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {

@@ -1,8 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, onRequestHookHandler } from 'fastify';
 import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { sha256 } from './crypto.js';
+import { Unauthorized } from './errors.js';
 
-/** Prometheus metrics: request counts and latency by route and status, plus process metrics. */
-export function registerMetrics(app: FastifyInstance): void {
+/** Mounts `GET /metrics` on an instance: the app itself, or a listener of its own (METRICS_LISTEN). */
+export type MountMetrics = (instance: FastifyInstance) => void;
+
+/** Whether an Authorization header is `Bearer <token>`; compared in constant time (digests of equal length). */
+export function bearerMatches(header: string | undefined, token: string): boolean {
+  const sent = header?.startsWith('Bearer ') ? header.slice(7) : '';
+  return timingSafeEqual(Buffer.from(sha256(sent), 'hex'), Buffer.from(sha256(token), 'hex'));
+}
+
+/**
+ * Prometheus metrics: request counts and latency by route and status, plus process metrics.
+ * Counting starts here; where `/metrics` is served is the caller's choice (the returned mount).
+ * With a token, a scrape must send `Authorization: Bearer <token>` (401 `{error}` otherwise).
+ */
+export function registerMetrics(app: FastifyInstance, options: { token: string | null }): MountMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -27,8 +43,15 @@ export function registerMetrics(app: FastifyInstance): void {
     done();
   });
 
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
+  const { token } = options;
+  const guard: onRequestHookHandler = (request, reply, done) => {
+    if (token === null || bearerMatches(request.headers.authorization, token)) return done();
+    reply.header('www-authenticate', 'Bearer realm="metrics"');
+    done(new Unauthorized(request.headers.authorization ? 'Invalid metrics token.' : 'Unauthenticated.'));
+  };
+  return (instance) =>
+    instance.get('/metrics', { schema: { hide: true }, onRequest: guard }, async (_request, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
 }

@@ -34,6 +34,34 @@ describe('error bodies and content rules', () => {
     }
   });
 
+  it('a URL the router cannot read gets the contract body, not the one of the router (which echoes the URL)', async () => {
+    const cases: Array<[string, number]> = [
+      [`/api/v1/contacts/%E0%A4%A`, 400],
+      [`/api/v1/contacts/${'x'.repeat(300)}`, 414],
+    ];
+    for (const [url, status] of cases) {
+      const response = await t.app.inject({ method: 'GET', url, headers: bearer(token) });
+      expect(response.statusCode, url).toBe(status);
+      expect(Object.keys(response.json()), url).toEqual(['message']);
+      expect(response.body).not.toContain('xxxx');
+      expect(response.headers['x-request-id']).toEqual(expect.any(String));
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+    }
+  });
+
+  it('422 naming the field for text holding U+0000, in a body, deep in it, or in a query (PostgreSQL cannot store it)', async () => {
+    const cases: Array<[string, string, object | undefined, string]> = [
+      ['POST', '/api/v1/integrations/api-keys', { name: 'CRM\u0000sync', scopes: ['contacts'] }, 'name'],
+      ['POST', '/api/v1/calls/new', { destination: '102', targets: { sip_devices: ['desk', 'ph\u0000one'] } }, 'targets.sip_devices.1'],
+      ['GET', '/api/v1/contacts?search=an%00na', undefined, 'search'],
+    ];
+    for (const [method, url, payload, field] of cases) {
+      const response = await t.app.inject({ method: method as 'GET', url, headers: bearer(token), ...(payload ? { payload } : {}) });
+      expect(response.statusCode, url).toBe(422);
+      expect(response.json().errors, url).toEqual({ [field]: [`The ${field.replace(/_/g, ' ')} field must not contain the NUL character (U+0000).`] });
+    }
+  });
+
   it('404 {message: [..]} for an unknown route, with rate-limit headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/api/v1/no-such-thing' });
     expect(response.statusCode).toBe(404);

@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 
@@ -13,6 +13,15 @@ export interface Mailer {
   close(): void;
 }
 
+/**
+ * The outbox holds live login links and codes: the folder is the service account's alone (0700,
+ * tightened if an older version left it open) and each message is written 0600.
+ */
+async function privateFolder(path: string): Promise<void> {
+  await mkdir(path, { recursive: true, mode: 0o700 });
+  if (((await stat(path)).mode & 0o077) !== 0) await chmod(path, 0o700);
+}
+
 /** SMTP when `SMTP_URL` is set; otherwise RFC 822 files in an outbox folder a developer can read. */
 export function createMailer(options: { smtpUrl: string | null; from: string; outboxDir: string }): Mailer {
   if (options.smtpUrl) return transportMailer(nodemailer.createTransport(options.smtpUrl), options.from);
@@ -20,9 +29,9 @@ export function createMailer(options: { smtpUrl: string | null; from: string; ou
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
-      await mkdir(options.outboxDir, { recursive: true });
+      await privateFolder(options.outboxDir);
       const safeTo = message.to.replace(/[^a-zA-Z0-9@._-]/g, '_');
-      await writeFile(join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`), info.message as Buffer);
+      await writeFile(join(options.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${safeTo}.eml`), info.message as Buffer, { mode: 0o600 });
     },
     close: () => transport.close(),
   };

@@ -9,6 +9,7 @@ import { requireUser, type Principal } from '../../../platform/auth/principal.js
 import { ClientError } from '../../../platform/errors.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
+import { textWithoutNul } from '../../../http/uploads.js';
 import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
 import { ContactImportsService, type ImportOwner, type UploadPart } from './contact-imports.service.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
@@ -27,8 +28,10 @@ function importOwnerOf(principal: Principal): ImportOwner {
 async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
   if (!request.isMultipart()) throw new ClientError(415, 'Send the file as multipart/form-data.');
   for await (const part of request.parts()) {
-    if (part.type === 'file') yield { type: 'file', fieldname: part.fieldname, filename: part.filename, file: part.file };
-    else yield { type: 'field', fieldname: part.fieldname, value: fieldText(part.value) };
+    if (part.type === 'file') {
+      if (part.filename.includes('\u0000')) part.file.resume();
+      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
+    } else yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(fieldText(part.value), part.fieldname) };
   }
 }
 
@@ -60,7 +63,8 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
         `multipart/form-data with one \`file\` part (at most ${ctx.config.importMaxBytes} bytes, IMPORT_MAX_BYTES; larger files get 413) and optional fields:`,
         '`header_row_position` (1-based, default 1; `null` for no header), `sheet_index` (0-based, spreadsheets), `delimiter` (one character or tab/comma/semicolon/pipe; detected when omitted),',
         '`enclosure` (default `"`), `input_encoding` (detected when omitted: UTF-8, UTF-16 or Windows-1252), `skip_on_error`, `notify_owner_by_email` (booleans), `webhook_url` (http(s); private addresses refused).',
-        'The type is read from the content: a file named .xlsx that is not a spreadsheet is refused with 422. The import starts `incomplete`: preview it, save a mapping, then confirm.',
+        'The type is read from the content: a file named .xlsx that is not a spreadsheet is refused with 422, and so is an upload cut short (no closing boundary).',
+        'The import starts `incomplete`: preview it, save a mapping, then confirm.',
       ].join(' '),
       consumes: ['multipart/form-data'],
       response: { 201: DataEnvelope(ImportRef) },

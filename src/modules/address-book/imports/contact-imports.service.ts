@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { ClientError, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
+import { saveUpload } from '../../../http/uploads.js';
 import { IMPORT_FIELDS, type ImportMappingT } from './contact-imports.schemas.js';
 import type { ImportStatus } from '../address-book.tables.js';
 import {
@@ -107,7 +106,7 @@ export class ContactImportsService {
         if (part.fieldname !== 'file' || fileName !== null) throw ValidationFailed.field('file', 'Send exactly one file, in the part named file.');
         fileName = part.filename || 'upload';
         part.file.on('data', (chunk: Buffer) => (size += chunk.length));
-        await pipeline(part.file, createWriteStream(path));
+        await saveUpload(part.file, path, 'file');
         if ((part.file as Readable & { truncated?: boolean }).truncated)
           throw new ClientError(413, `The file is larger than ${this.ctx.config.importMaxBytes} bytes.`);
       }

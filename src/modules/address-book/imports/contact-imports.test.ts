@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
+import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp } from '../../../../test/helpers.js';
 import { createKey, createTenant, createUser } from '../../../../test/factories.js';
-import { runImport, STANDARD_MAPPING, upload, workbook } from '../../../../test/imports.js';
+import { multipart, runImport, STANDARD_MAPPING, upload, workbook } from '../../../../test/imports.js';
 
 describe('contact imports', () => {
   let t: TestApp;
@@ -15,6 +16,46 @@ describe('contact imports', () => {
   const manager = (tenant?: { pbxId: string }) => createUser(t.ctx, { tenant, fields: { allow_manage_global_contacts: 1 } });
   const get = (token: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) });
   const csv = 'Name,E-mail,Phone\nAnna Weber,anna@example.test,621 100 001\n"Bert, Jr.",bert@example.test,+352 621 100 002\n';
+
+  it('answers an upload cut short (no closing boundary) with 422 on file, however the body ended, rather than a 500 or no answer', async () => {
+    const user = await manager();
+    // A small body is read whole before the file part is; a larger one ends while the file is being
+    // read, or in the header of a part after the file.
+    const small = multipart({ name: 'contacts.csv', content: csv });
+    const large = multipart({ name: 'contacts.csv', content: csv + 'Cleo Martin,cleo@example.test,621 100 003\n'.repeat(5000) });
+    const cut = (body: Buffer) => body.subarray(0, body.length - 30);
+    const boundary = large.headers['content-type'].split('boundary=')[1];
+    const partHeaderCut = Buffer.concat([cut(large.payload), Buffer.from(`\r\n--${boundary}\r\nContent-Disp`)]);
+    const send = (headers: Record<string, string>, payload: Buffer | Readable) =>
+      answeredWithin(t.app.inject({ method: 'POST', url: '/api/v1/contacts/imports', headers: { ...bearer(user.token), ...headers }, payload }));
+    for (const response of [await send(small.headers, cut(small.payload)), await send(large.headers, inTwoChunks(cut(large.payload), 100_000))]) {
+      expect(response.statusCode, response.body).toBe(422);
+      expect(response.json().errors).toEqual({ file: ['The upload ended before it was complete (its closing boundary is missing): send it again.'] });
+    }
+    expect((await get(user.token, '/contacts/imports')).json().data).toEqual([]);
+    // Cut after the file: whether the reader saw the file end before it noticed the cut is a matter
+    // of timing, so the file is taken or refused, but the request is answered.
+    expect([201, 422]).toContain((await send(large.headers, inTwoChunks(partHeaderCut, 100_000))).statusCode);
+  });
+
+  it('refuses a NUL character in a form field or the file name (422 on it), and drops stray ones from the cells', async () => {
+    const user = await manager();
+    for (const [file, fields, field] of [
+      [{ name: 'kon\u0000takte.csv', content: csv }, {}, 'file'],
+      [{ name: 'contacts.csv', content: csv }, { delimiter: '\u0000' }, 'delimiter'],
+      [{ name: 'contacts.csv', content: csv }, { enclosure: "'\u0000" }, 'enclosure'],
+    ] as const) {
+      const refused = await upload(t, user.token, file, fields);
+      expect(refused.statusCode, field).toBe(422);
+      expect(refused.json().errors, field).toEqual({ [field]: [`The ${field} field must not contain the NUL character (U+0000).`] });
+    }
+    const created = await upload(t, user.token, { name: 'contacts.csv', content: 'Name,E-mail,Phone\nAnna\u0000 Weber,anna.nul@example.test,621 100 011\n' });
+    expect(created.statusCode).toBe(201);
+    const done = await runImport(t, user.token, created.json().data.id);
+    expect(done.status).toBe('completed');
+    const contact = await get(user.token, `/contacts/${done.records[0].model_id}`);
+    expect(contact.json().name1).toBe('Anna Weber');
+  });
 
   it('uploads a CSV, previews it, maps, confirms and imports it', async () => {
     const user = await manager();

@@ -137,10 +137,14 @@ export async function sniffFile(
   return { fileType: 'csv', encoding, delimiter: given.delimiter ?? detectDelimiter(text, given.enclosure ?? '"') };
 }
 
-/** Every record of the file in order; CSV is streamed, spreadsheets are loaded (the library needs the workbook). */
+/**
+ * Every record of the file in order; CSV is streamed, spreadsheets are loaded (the library needs
+ * the workbook). Stray NUL characters (a few pass the text check) are dropped from the cells: no
+ * contact field means one, and PostgreSQL cannot store it.
+ */
 export async function* readRows(path: string, options: ReadOptions, limit = Infinity): AsyncGenerator<SourceRow> {
-  if (options.fileType === 'csv') yield* readCsv(path, options, limit);
-  else yield* readSheet(path, options, limit);
+  const rows = options.fileType === 'csv' ? readCsv(path, options, limit) : readSheet(path, options, limit);
+  for await (const { row, cells } of rows) yield { row, cells: cells.map((cell) => (cell.includes('\u0000') ? cell.replaceAll('\u0000', '') : cell)) };
 }
 
 async function* readCsv(path: string, options: ReadOptions, limit: number): AsyncGenerator<SourceRow> {

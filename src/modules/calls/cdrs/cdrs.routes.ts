@@ -131,11 +131,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     },
     handler: async (request, reply) => {
       const file = await service.openRecording(tenantOfRequest(request), principalOf(request), request.query.path, request.headers.range);
-      reply
-        .header('content-type', file.contentType)
-        .header('accept-ranges', 'bytes')
-        .header('content-disposition', `inline; filename="${file.name}"`)
-        .header('cache-control', 'private, no-store');
+      reply.header('content-type', file.contentType).header('accept-ranges', 'bytes').header('content-disposition', `inline; filename="${file.name}"`);
       if (file.range) {
         reply
           .code(206)
@@ -175,7 +171,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
         summary: 'Push one finished call with its recordings (PBX server, multipart)',
         description:
           'multipart/form-data: first a field `cdr` holding the call as JSON (the same shape as one item of `POST /cdrs`), then up to three files: `recording` (the whole call), `recording_caller`, `recording_callee` (wav, mp3, ogg or opus). ' +
-          'Each file field at most once. All or nothing: when any part is refused (422), too large (413) or the upload breaks off, neither the call nor any of its files is stored. ' +
+          'Each file field at most once. All or nothing: when any part is refused (422), too large (413) or the upload breaks off (422 when the body ends without its closing boundary), neither the call nor any of its files is stored. ' +
           'Idempotent on `cdr_id`; uploading a recording again replaces the stored file.',
         consumes: ['multipart/form-data'],
         response: { 200: UploadResponse, 413: { $ref: 'MessageError#' }, 422: { $ref: 'ValidationError#' } },

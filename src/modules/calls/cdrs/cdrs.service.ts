@@ -421,7 +421,7 @@ export class CdrsService {
         }
         const extension = upload.fileName.slice(upload.fileName.lastIndexOf('.')).toLowerCase();
         const path = recordingRelativePath(record.start_time, cdrId, upload.kind, extension);
-        staged.push({ kind: upload.kind, contentType, ...(await stageRecording(root, path, upload.stream)) });
+        staged.push({ kind: upload.kind, contentType, ...(await stageRecording(root, path, upload.stream, field)) });
       }
       result = await ingestCdrs(this.ctx, tenant, [record], 'api');
     } catch (error) {

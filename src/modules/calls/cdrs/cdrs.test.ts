@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
 import { buildCdr, matchesSchema, nextCdrId } from './cdrs.fixtures.js';
 import { CallDetailRecord, CallHistoryEntry } from './cdrs.schemas.js';
+import { stageRecording } from './recordings.js';
 import type { IngestCdrView } from './cdrs.schemas.js';
 
 const DATA_DIR = `/tmp/pbx-api-cdrs-test-${process.pid}-${randomUUID().slice(0, 8)}`;
@@ -630,6 +632,42 @@ describe('call detail records', () => {
         payload: badCdr.payload,
       });
       expect(asUser.statusCode).toBe(403);
+    });
+
+    it('answers an upload cut short inside a recording with 422 on that file, and stores nothing', async () => {
+      const record = { ...buildCdr({ start: '2026-01-09 10:00:00' }), cdr_id: 6_000_778 };
+      // A small body is read whole before the recording is; a larger one ends while it is being read,
+      // or in the header of a part after it.
+      const small = multipart([
+        { name: 'cdr', value: JSON.stringify(record) },
+        { name: 'recording', filename: 'call.wav', content: wav() },
+      ]);
+      const large = multipart([
+        { name: 'cdr', value: JSON.stringify(record) },
+        { name: 'recording', filename: 'call.wav', content: wav(100_000) },
+      ]);
+      const cut = (body: Buffer) => body.subarray(0, body.length - 30);
+      const boundary = large.headers['content-type'].split('boundary=')[1];
+      const partHeaderCut = Buffer.concat([cut(large.payload), Buffer.from(`\r\n--${boundary}\r\nContent-Disp`)]);
+      const send = (headers: Record<string, string>, payload: Buffer | Readable) =>
+        answeredWithin(t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...headers }, payload }));
+      for (const response of [await send(small.headers, cut(small.payload)), await send(large.headers, inTwoChunks(cut(large.payload), 100_000))]) {
+        expect(response.statusCode, response.body).toBe(422);
+        expect(response.json().errors).toEqual({ recording: ['The upload ended before it was complete (its closing boundary is missing): send it again.'] });
+      }
+      const files = readdirSync(join(DATA_DIR, 'recordings', listTenant.pbxId), { recursive: true }).map(String);
+      expect(files.filter((name) => name.includes(String(record.cdr_id)))).toEqual([]);
+      expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token)).statusCode).toBe(404);
+      // Cut after the file: whether the reader saw the file end before it noticed the cut is a matter
+      // of timing, so the call is taken or refused, but the request is answered.
+      expect([200, 422]).toContain((await send(large.headers, inTwoChunks(partHeaderCut, 100_000))).statusCode);
+    });
+
+    it('refuses a recording the multipart reader cut at its size limit with 413, keeping no file', async () => {
+      const root = join(DATA_DIR, 'staging-test');
+      const source = Object.assign(Readable.from([Buffer.from('RIFF')]), { truncated: true });
+      await expect(stageRecording(root, '2026/01/1-full.wav', source, 'recording')).rejects.toMatchObject({ statusCode: 413 });
+      expect(readdirSync(join(root, '2026/01'))).toEqual([]);
     });
 
     it('stores neither the call nor any file when a later file of the upload is refused', async () => {

@@ -1,10 +1,9 @@
-import { createWriteStream } from 'node:fs';
 import { mkdir, realpath, rename, rm, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
-import { ValidationFailed } from '../../../platform/errors.js';
+import { ClientError, ValidationFailed } from '../../../platform/errors.js';
+import { saveUpload } from '../../../http/uploads.js';
 import type { RecordingKind } from '../calls.tables.js';
 
 /** Audio formats a recording may be uploaded in, by extension. */
@@ -52,14 +51,18 @@ export interface StagedRecording {
   size: number;
 }
 
-/** Streams an upload to a temporary file beside its place; a failed or truncated upload leaves nothing behind. */
-export async function stageRecording(root: string, relative: string, source: Readable): Promise<StagedRecording> {
+/**
+ * Streams an upload (the multipart `field`) to a temporary file beside its place; a failed, broken
+ * off (422) or too large (413) upload leaves nothing behind.
+ */
+export async function stageRecording(root: string, relative: string, source: Readable, field: string): Promise<StagedRecording> {
   const target = join(root, relative);
   await mkdir(join(target, '..'), { recursive: true });
   const temporary = `${target}.${randomBytes(6).toString('hex')}.part`;
   try {
-    await pipeline(source, createWriteStream(temporary));
-    if ((source as Readable & { truncated?: boolean }).truncated) throw new Error('truncated');
+    await saveUpload(source, temporary, field);
+    // The multipart reader stops a file at its size limit and marks it truncated.
+    if ((source as Readable & { truncated?: boolean }).truncated) throw new ClientError(413, `The ${field} file is larger than ${RECORDING_MAX_BYTES} bytes.`);
     return { relative, temporary, size: (await stat(temporary)).size };
   } catch (error) {
     await rm(temporary, { force: true });

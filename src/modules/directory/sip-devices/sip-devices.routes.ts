@@ -71,7 +71,7 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   // The create answer carries the SIP secret, shown this once.
   r.post('/sip-devices', {
-    config: { auth: MANAGE },
+    config: { auth: MANAGE, carriesSecret: true },
     schema: {
       tags,
       operationId: 'createSipDevice',
@@ -81,7 +81,7 @@ export async function sipDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     },
     handler: async (request, reply) => {
       const { row, secret } = await service.create(tenantOfRequest(request), request.body);
-      reply.code(201).header('cache-control', 'no-store');
+      reply.code(201);
       return { data: { ...presentSipDevice(row), secret } };
     },
   });

@@ -18,7 +18,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   app.addSchema(WebrtcConfiguration);
   // The full configuration, secrets included, goes to internal services only, and is never cached.
   app.withTypeProvider<TypeBoxTypeProvider>().get('/users/:email/webrtc', {
-    config: { auth: { internal: true } },
+    config: { auth: { internal: true }, carriesSecret: true },
     schema: {
       tags,
       operationId: 'getWebrtcByEmail',
@@ -27,8 +27,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       params: EmailParams,
       response: { 200: Type.Ref(WebrtcConfiguration) },
     },
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    handler: async (request) => {
       // A key bound to a PBX finds that PBX's users only; an operator-wide key (its use logged) every PBX's.
       const { pbxId } = principalOf(request);
       return service.byEmail(pbxId === null ? EVERY_PBX : { pbxId }, request.params.email);

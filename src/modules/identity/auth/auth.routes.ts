@@ -10,6 +10,8 @@ const tags = ['Login and identity'];
 const PUBLIC = { auth: { public: true } } as const;
 /** Public, and answering 401 for credentials that do not hold and 403 for a disabled account (past its credentials). */
 const SIGN_IN = { auth: { public: true }, answers: [401, 403] } as const;
+/** A sign-in that answers with a user token: never cached. */
+const TOKEN_SIGN_IN = { ...SIGN_IN, carriesSecret: true } as const;
 
 export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new AuthService(ctx, app.log);
@@ -18,7 +20,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.post('/login', {
-    config: SIGN_IN,
+    config: TOKEN_SIGN_IN,
     schema: { tags, operationId: 'login', summary: 'Log in with e-mail and password', body: LoginBody, response: { 200: TokenResponse } },
     handler: async (request) => ({ message: 'Login successful.', data: { token: await service.login(request.body.email, request.body.password, request.ip) } }),
   });
@@ -49,7 +51,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.get('/magic-login/:token', {
-    config: SIGN_IN,
+    config: TOKEN_SIGN_IN,
     schema: {
       tags,
       operationId: 'magicLogin',
@@ -76,7 +78,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   });
 
   r.post('/passwordless/verify', {
-    config: SIGN_IN,
+    config: TOKEN_SIGN_IN,
     schema: {
       tags,
       operationId: 'passwordlessVerify',

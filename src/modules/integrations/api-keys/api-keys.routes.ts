@@ -41,7 +41,7 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   // The two answers that carry the token itself: never cached.
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.post('/integrations/api-keys', {
-    config: { auth: ADMIN },
+    config: { auth: ADMIN, carriesSecret: true },
     schema: {
       tags,
       operationId: 'createIntegrationApiKey',
@@ -51,12 +51,12 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     },
     handler: async (request, reply) => {
       const { row, token } = await service.create(tenantOfRequest(request), userPrincipalOf(request).userId, request.body);
-      reply.code(201).header('cache-control', 'no-store');
+      reply.code(201);
       return { data: { ...presentApiKey(row), token } };
     },
   });
   r.post('/integrations/api-keys/:apiKey/reveal', {
-    config: { auth: ADMIN },
+    config: { auth: ADMIN, carriesSecret: true },
     schema: {
       tags,
       operationId: 'revealIntegrationApiKey',
@@ -64,9 +64,8 @@ export async function apiKeyRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
       params: ApiKeyParams,
       response: { 200: RevealedApiKey },
     },
-    handler: async (request, reply) => {
+    handler: async (request) => {
       const token = await service.reveal(tenantOfRequest(request), request.params.apiKey);
-      reply.header('cache-control', 'no-store');
       return { data: { id: request.params.apiKey, token } };
     },
   });

@@ -84,7 +84,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const secrets = new SigningSecretService(ctx);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
   r.get('/webhooks/signing-secret', {
-    config: { auth: ADMIN },
+    config: { auth: ADMIN, carriesSecret: true },
     schema: {
       tags,
       operationId: 'getWebhookSigningSecret',
@@ -92,14 +92,11 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       description: SIGNING,
       response: { 200: SigningSecretResponse },
     },
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return { data: await secrets.current(tenantOfRequest(request)) };
-    },
+    handler: async (request) => ({ data: await secrets.current(tenantOfRequest(request)) }),
   });
 
   r.post('/webhooks/signing-secret/rotate', {
-    config: { auth: ADMIN },
+    config: { auth: ADMIN, carriesSecret: true },
     schema: {
       tags,
       operationId: 'rotateWebhookSigningSecret',
@@ -119,8 +116,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       (request as { body?: unknown }).body ??= {};
       done();
     },
-    handler: async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    handler: async (request) => {
       const { secret } = await secrets.rotate(tenantOfRequest(request), principalOf(request), request.id, request.body.overlap_seconds);
       return { data: secret };
     },
