@@ -12,8 +12,9 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
+import { workforceRoutes } from './workforce/index.js';
 
-const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, operationsRoutes];
+const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, operationsRoutes, workforceRoutes];
 
 /**
  * Health and readiness at the root; every resource's routes under the API prefix, each a plugin

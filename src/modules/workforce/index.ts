@@ -1,0 +1,10 @@
+/**
+ * Workforce: the time side (issue #13, half B): employee-company contracts (the contract's user
+ * companies), work shifts and their assignments, the tenant's holidays and the public holiday
+ * calendar, and required work time. Every path names its PBX (`/{pbx_id}/...`).
+ */
+import type { RoutePlugin } from '../../platform/context.js';
+import { contractRoutes } from './contracts/contracts.routes.js';
+
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const workforceRoutes: RoutePlugin[] = [contractRoutes];
