@@ -7,6 +7,7 @@ import type { RoutePlugin } from '../../platform/context.js';
 import { contractRoutes } from './contracts/contracts.routes.js';
 import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
 import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
+import { holidayRoutes } from './holidays/holidays.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const workforceRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes];
+export const workforceRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes, holidayRoutes];

@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { daysOffByDate, publicHolidays } from './holiday-calendar.js';
+
+const dates = (country: string, region: string | null, year: number) => publicHolidays(country, region, `${year}-01-01`, `${year}-12-31`).map((day) => day.date);
+
+describe('public holidays (date-holidays)', () => {
+  it('Luxembourg 2026 and 2027, Europe Day (9 May) included', () => {
+    expect(dates('LU', null, 2026)).toEqual([
+      '2026-01-01',
+      '2026-04-06', // Easter Monday
+      '2026-05-01',
+      '2026-05-09', // Europe Day
+      '2026-05-14', // Ascension
+      '2026-05-25', // Whit Monday
+      '2026-06-23', // National Day
+      '2026-08-15',
+      '2026-11-01',
+      '2026-12-25',
+      '2026-12-26',
+    ]);
+    expect(dates('LU', null, 2027)).toEqual([
+      '2027-01-01',
+      '2027-03-29',
+      '2027-05-01',
+      '2027-05-06',
+      '2027-05-09',
+      '2027-05-17',
+      '2027-06-23',
+      '2027-08-15',
+      '2027-11-01',
+      '2027-12-25',
+      '2027-12-26',
+    ]);
+    expect(publicHolidays('LU', null, '2026-05-09', '2026-05-09')).toEqual([{ date: '2026-05-09', name: 'Journée de l’Europe', half_day: false, source: 'public' }]);
+  });
+
+  it('Bavaria 2026 and 2027: Epiphany and Corpus Christi besides the national days', () => {
+    expect(dates('DE', 'BY', 2026)).toEqual([
+      '2026-01-01',
+      '2026-01-06', // Heilige Drei Könige
+      '2026-04-03',
+      '2026-04-06',
+      '2026-05-01',
+      '2026-05-14',
+      '2026-05-25',
+      '2026-06-04', // Fronleichnam
+      '2026-10-03',
+      '2026-11-01',
+      '2026-12-25',
+      '2026-12-26',
+    ]);
+    expect(dates('DE', 'BY', 2027)).toEqual([
+      '2027-01-01',
+      '2027-01-06',
+      '2027-03-26',
+      '2027-03-29',
+      '2027-05-01',
+      '2027-05-06',
+      '2027-05-17',
+      '2027-05-27',
+      '2027-10-03',
+      '2027-11-01',
+      '2027-12-25',
+      '2027-12-26',
+    ]);
+    expect(publicHolidays('DE', 'BY', '2026-01-06', '2026-01-06').map((day) => day.name)).toEqual(['Heilige Drei Könige']);
+  });
+
+  it('North Rhine-Westphalia has no Epiphany; Germany without a region has neither it nor Corpus Christi', () => {
+    expect(dates('DE', 'NW', 2027)).toEqual([
+      '2027-01-01',
+      '2027-03-26',
+      '2027-03-29',
+      '2027-05-01',
+      '2027-05-06',
+      '2027-05-17',
+      '2027-05-27',
+      '2027-10-03',
+      '2027-11-01',
+      '2027-12-25',
+      '2027-12-26',
+    ]);
+    const national = dates('DE', null, 2026);
+    expect(national).not.toContain('2026-01-06');
+    expect(national).not.toContain('2026-06-04');
+    expect(national).toContain('2026-10-03');
+    // Region codes are read case-insensitively.
+    expect(dates('de', 'by', 2026)).toEqual(dates('DE', 'BY', 2026));
+  });
+
+  it('answers the range only, across a year boundary', () => {
+    expect(publicHolidays('LU', null, '2026-12-20', '2027-01-05').map((day) => day.date)).toEqual(['2026-12-25', '2026-12-26', '2027-01-01']);
+    expect(publicHolidays('LU', null, '2026-07-01', '2026-07-31')).toEqual([]);
+  });
+
+  it('a full day off wins over a half day on the same date', () => {
+    const map = daysOffByDate([
+      { date: '2026-12-24', name: 'Half', half_day: true, source: 'tenant' },
+      { date: '2026-12-25', name: 'Half', half_day: true, source: 'tenant' },
+      { date: '2026-12-25', name: 'Christmas', half_day: false, source: 'public' },
+      { date: '2026-12-31', name: 'Full', half_day: false, source: 'tenant' },
+      { date: '2026-12-31', name: 'Half', half_day: true, source: 'tenant' },
+    ]);
+    expect(Object.fromEntries(map)).toEqual({ '2026-12-24': 'half', '2026-12-25': 'full', '2026-12-31': 'full' });
+  });
+});
