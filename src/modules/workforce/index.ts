@@ -8,6 +8,7 @@ import { contractRoutes } from './contracts/contracts.routes.js';
 import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
 import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
 import { holidayRoutes } from './holidays/holidays.routes.js';
+import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const workforceRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes, holidayRoutes];
+export const workforceRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes, holidayRoutes, requiredWorkTimeRoutes];
