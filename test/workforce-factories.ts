@@ -42,7 +42,14 @@ export async function createDepartment(ctx: AppContext, tenant: Tenant, fields: 
   const id = randomUUID();
   await ctx.db
     .insertInto('departments')
-    .values({ id, pbx_id: tenant.pbxId, company_id: fields.company_id ?? null, name: fields.name ?? `Department ${id.slice(0, 8)}`, created_at: now(ctx), updated_at: now(ctx) })
+    .values({
+      id,
+      pbx_id: tenant.pbxId,
+      company_id: fields.company_id ?? null,
+      name: fields.name ?? `Department ${id.slice(0, 8)}`,
+      created_at: now(ctx),
+      updated_at: now(ctx),
+    })
     .execute();
   return ctx.db.selectFrom('departments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 }
@@ -79,8 +86,24 @@ export async function createDemoOrganisation(ctx: AppContext, tenant: Tenant, pl
     plan === 'acme'
       ? {
           companies: [
-            { name: 'Acme Logistics S.à r.l.', country_cc: 'LU', region: null, street: '12 Rue de la Gare', postal_code: 'L-1611', city: 'Luxembourg', legal_holidays: 26 },
-            { name: 'Acme Logistik GmbH', country_cc: 'DE', region: 'BY', street: 'Leopoldstraße 10', postal_code: '80802', city: 'München', legal_holidays: 30 },
+            {
+              name: 'Acme Logistics S.à r.l.',
+              country_cc: 'LU',
+              region: null,
+              street: '12 Rue de la Gare',
+              postal_code: 'L-1611',
+              city: 'Luxembourg',
+              legal_holidays: 26,
+            },
+            {
+              name: 'Acme Logistik GmbH',
+              country_cc: 'DE',
+              region: 'BY',
+              street: 'Leopoldstraße 10',
+              postal_code: '80802',
+              city: 'München',
+              legal_holidays: 30,
+            },
           ],
           departments: [
             ['Dispatch', 0],
@@ -97,7 +120,9 @@ export async function createDemoOrganisation(ctx: AppContext, tenant: Tenant, pl
           ],
         }
       : {
-          companies: [{ name: 'Globex Handels GmbH', country_cc: 'DE', region: 'NW', street: 'Hohe Straße 52', postal_code: '50667', city: 'Köln', legal_holidays: 30 }],
+          companies: [
+            { name: 'Globex Handels GmbH', country_cc: 'DE', region: 'NW', street: 'Hohe Straße 52', postal_code: '50667', city: 'Köln', legal_holidays: 30 },
+          ],
           departments: [
             ['Sales', 0],
             ['Support', 0],
@@ -113,7 +138,8 @@ export async function createDemoOrganisation(ctx: AppContext, tenant: Tenant, pl
   const companies: CompanyRow[] = [];
   for (const company of organisation.companies) companies.push(await createCompany(ctx, tenant, { ...company, full_time: 144000 }));
   for (const [name, company] of organisation.departments) await createDepartment(ctx, tenant, { name, company_id: companies[company].id });
-  for (const [extId, first, last] of organisation.employees) await createEmployee(ctx, tenant, { ext_id: extId, first_name: first, last_name: last, userId: users[extId] });
+  for (const [extId, first, last] of organisation.employees)
+    await createEmployee(ctx, tenant, { ext_id: extId, first_name: first, last_name: last, userId: users[extId] });
 }
 
 /**
@@ -129,7 +155,13 @@ export async function createWorkforceTenant(ctx: AppContext) {
     await createUser(ctx, { tenant }),
   ];
   const pbxKey = await createKey(ctx, tenant, 'pbx');
-  const company = await createCompany(ctx, tenant, { name: 'Acme Logistics S.à r.l.', country_cc: 'LU', street: '12 Rue de la Gare', postal_code: 'L-1611', city: 'Luxembourg' });
+  const company = await createCompany(ctx, tenant, {
+    name: 'Acme Logistics S.à r.l.',
+    country_cc: 'LU',
+    street: '12 Rue de la Gare',
+    postal_code: 'L-1611',
+    city: 'Luxembourg',
+  });
   const department = await createDepartment(ctx, tenant, { name: 'Dispatch', company_id: company.id });
   const employee = await createEmployee(ctx, tenant, { userId: worker.id, ext_id: `A-${randomUUID().slice(0, 6)}` });
   const colleagueEmployee = await createEmployee(ctx, tenant, { userId: colleague.id });

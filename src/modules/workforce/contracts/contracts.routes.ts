@@ -87,7 +87,8 @@ export async function contractRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: MANAGERS,
     operationId: 'restoreUserCompany',
     summary: 'Restore a soft-deleted contract (administrators, PBX API key)',
-    description: 'A restored main contract stays main unless another contract of the employee was made main meanwhile (then it comes back with main_company 0). 404 when it is not deleted.',
+    description:
+      'A restored main contract stays main unless another contract of the employee was made main meanwhile (then it comes back with main_company 0). 404 when it is not deleted.',
     params: ContractParams,
     run: ({ tenant, params }) => service.restore(tenant, params.contract),
   });

@@ -51,10 +51,7 @@ const fields = {
   title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 };
 
-export const CreateContractBody = Type.Object(
-  { ...fields, contract_start: Day('The first day of the contract.') },
-  { additionalProperties: false },
-);
+export const CreateContractBody = Type.Object({ ...fields, contract_start: Day('The first day of the contract.') }, { additionalProperties: false });
 export const UpdateContractBody = Type.Object(
   { ...fields, contract_start: Type.Optional(Day('The first day of the contract.')) },
   { additionalProperties: false },

@@ -73,7 +73,8 @@ export class ContractsService {
     const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
     if (query.trashed && query.trashed !== 'without' && !managesEmployees(principal))
       throw new Forbidden('Only an administrator of this PBX may list deleted contracts.');
-    if (query.from && query.to && query.to < query.from) throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
+    if (query.from && query.to && query.to < query.from)
+      throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
     const today = await tenantToday(this.ctx, tenant);
     const { rows, total } = await listContracts(this.ctx.db, tenant, employee.id, { ...query, today }, sort, page);
     const mainId = query.active === undefined ? await currentMainContractId(this.ctx.db, tenant, employee.id, today) : undefined;

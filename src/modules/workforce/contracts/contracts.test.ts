@@ -80,7 +80,13 @@ describe('user companies (employee-company contracts)', () => {
       });
       // The stored main flag is on the past contract; without filter[active] only the active one is flagged.
       expect(body.data.map((row: { main_company: number }) => row.main_company)).toEqual([0, 1, 0]);
-      expect(body.data[0]).toMatchObject({ contract_end: '2027-12-31T00:00:00.000Z', company_id: null, participation: null, title: null, compensatory_balance: 0 });
+      expect(body.data[0]).toMatchObject({
+        contract_end: '2027-12-31T00:00:00.000Z',
+        company_id: null,
+        participation: null,
+        title: null,
+        compensatory_balance: 0,
+      });
       expect(body.data[0].company).toEqual({
         id: null,
         mxvp_user_id: null,
@@ -100,7 +106,15 @@ describe('user companies (employee-company contracts)', () => {
         prev: null,
         next: null,
       });
-      expect(body.meta).toMatchObject({ current_page: 1, from: 1, last_page: 1, path: `http://pbx.test/api/v1${contractsUrl(s)}`, per_page: 15, to: 3, total: 3 });
+      expect(body.meta).toMatchObject({
+        current_page: 1,
+        from: 1,
+        last_page: 1,
+        path: `http://pbx.test/api/v1${contractsUrl(s)}`,
+        per_page: 15,
+        to: 3,
+        total: 3,
+      });
     });
 
     it('pages with per_page and refuses perPage', async () => {
@@ -266,7 +280,13 @@ describe('user companies (employee-company contracts)', () => {
 
       const changed = await call('PATCH', one(id), s.admin.token, { contract_end: null, main_company: false, compensatory_balance: -3600, title: null });
       expect(changed.statusCode).toBe(200);
-      expect(changed.json().data).toMatchObject({ contract_end: null, main_company: 0, compensatory_balance: -3600, title: null, department_id: s.department.id });
+      expect(changed.json().data).toMatchObject({
+        contract_end: null,
+        main_company: 0,
+        compensatory_balance: -3600,
+        title: null,
+        department_id: s.department.id,
+      });
 
       expect((await call('DELETE', one(id), s.admin.token)).statusCode).toBe(204);
       expect((await call('GET', one(id), s.admin.token)).statusCode).toBe(404);
@@ -338,14 +358,18 @@ describe('user companies (employee-company contracts)', () => {
         expect((await t.app.inject({ method, url: `/api/v1${url}` })).statusCode, `${method} ${url}`).toBe(401);
       }
       expect((await call('POST', contractsUrl(s), s.pbxKey, { contract_start: '2026-01-01' })).statusCode).toBe(201);
-      expect((await call('POST', contractsUrl(s, '00000000-0000-4000-8000-000000000000'), s.admin.token, { contract_start: '2026-01-01' })).statusCode).toBe(404);
+      expect((await call('POST', contractsUrl(s, '00000000-0000-4000-8000-000000000000'), s.admin.token, { contract_start: '2026-01-01' })).statusCode).toBe(
+        404,
+      );
 
       const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
       expect((await call('GET', one(id), stranger.token)).statusCode).toBe(403);
       expect((await call('GET', `/${stranger.pbxId}/user-companies/${id}`, stranger.token)).json()).toEqual({ message: ['Contract not found.'] });
       expect((await call('PATCH', `/${stranger.pbxId}/user-companies/${id}`, stranger.token, { title: 'x' })).statusCode).toBe(404);
       expect((await call('DELETE', `/${stranger.pbxId}/user-companies/${id}`, stranger.token)).statusCode).toBe(404);
-      expect((await call('POST', `/${stranger.pbxId}/user/${s.employee.id}/user-companies`, stranger.token, { contract_start: '2026-01-01' })).statusCode).toBe(404);
+      expect((await call('POST', `/${stranger.pbxId}/user/${s.employee.id}/user-companies`, stranger.token, { contract_start: '2026-01-01' })).statusCode).toBe(
+        404,
+      );
     });
   });
 });

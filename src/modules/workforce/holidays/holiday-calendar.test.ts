@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { daysOffByDate, publicHolidays } from './holiday-calendar.js';
 
-const dates = (country: string, region: string | null, year: number) => publicHolidays(country, region, `${year}-01-01`, `${year}-12-31`).map((day) => day.date);
+const dates = (country: string, region: string | null, year: number) =>
+  publicHolidays(country, region, `${year}-01-01`, `${year}-12-31`).map((day) => day.date);
 
 describe('public holidays (date-holidays)', () => {
   it('Luxembourg 2026 and 2027, Europe Day (9 May) included', () => {
@@ -31,7 +32,9 @@ describe('public holidays (date-holidays)', () => {
       '2027-12-25',
       '2027-12-26',
     ]);
-    expect(publicHolidays('LU', null, '2026-05-09', '2026-05-09')).toEqual([{ date: '2026-05-09', name: 'Journée de l’Europe', half_day: false, source: 'public' }]);
+    expect(publicHolidays('LU', null, '2026-05-09', '2026-05-09')).toEqual([
+      { date: '2026-05-09', name: 'Journée de l’Europe', half_day: false, source: 'public' },
+    ]);
   });
 
   it('Bavaria 2026 and 2027: Epiphany and Corpus Christi besides the national days', () => {

@@ -63,7 +63,8 @@ function publicHolidaysOfYear(country: string, region: string | null, year: numb
 export function publicHolidays(country: string, region: string | null, from: CalendarDay, to: CalendarDay): DayOff[] {
   const days: DayOff[] = [];
   for (let year = yearOf(from); year <= yearOf(to); year++)
-    for (const day of publicHolidaysOfYear(country.toUpperCase(), region ? region.toUpperCase() : null, year)) if (day.date >= from && day.date <= to) days.push(day);
+    for (const day of publicHolidaysOfYear(country.toUpperCase(), region ? region.toUpperCase() : null, year))
+      if (day.date >= from && day.date <= to) days.push(day);
   return days;
 }
 
@@ -102,7 +103,10 @@ function recurrences(first: CalendarDay, from: CalendarDay, to: CalendarDay): Ca
 
 /** Every day off of a company from `from` through `to`, by date (public before tenant on the same day). */
 export async function companyDaysOff(db: Kysely<DB>, tenant: Tenant, company: CalendarCompany | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
-  const days = [...(company ? publicHolidays(company.country_cc, company.region, from, to) : []), ...(await tenantHolidays(db, tenant, company?.id ?? null, from, to))];
+  const days = [
+    ...(company ? publicHolidays(company.country_cc, company.region, from, to) : []),
+    ...(await tenantHolidays(db, tenant, company?.id ?? null, from, to)),
+  ];
   return days.sort((a, b) => (a.date === b.date ? (a.source === b.source ? 0 : a.source === 'public' ? -1 : 1) : a.date < b.date ? -1 : 1));
 }
 

@@ -100,6 +100,7 @@ export class HolidaysService {
   }
 
   private async checkCompany(tenant: Tenant, companyId: string | null | undefined): Promise<void> {
-    if (companyId && !(await findLiveCompany(this.ctx.db, tenant, companyId))) throw ValidationFailed.field('company_id', 'The selected company id is invalid.');
+    if (companyId && !(await findLiveCompany(this.ctx.db, tenant, companyId)))
+      throw ValidationFailed.field('company_id', 'The selected company id is invalid.');
   }
 }

@@ -48,11 +48,17 @@ describe("the tenant's holidays and the public holiday calendar", () => {
       const list = await call('GET', holidays(), s.worker.token);
       expect(list.json().data.map((row: { id: string }) => row.id)).toEqual([id, event]);
       expect(list.json().meta).toMatchObject({ total: 2, per_page: 15 });
-      expect((await call('GET', `${holidays()}/${event}`, s.worker.token)).json().data).toMatchObject({ company_id: s.company.id, half_day: false, recurring: false });
+      expect((await call('GET', `${holidays()}/${event}`, s.worker.token)).json().data).toMatchObject({
+        company_id: s.company.id,
+        half_day: false,
+        recurring: false,
+      });
       expect((await call('GET', `${holidays()}?filter[recurring]=1`, s.pbxKey)).json().data.map((row: { id: string }) => row.id)).toEqual([id]);
       expect((await call('GET', `${holidays()}?search=outing&sort=-name`, s.worker.token)).json().data.map((row: { id: string }) => row.id)).toEqual([event]);
       const other = await createCompany(t.ctx, s.tenant, { country_cc: 'DE', region: 'BY' });
-      expect((await call('GET', `${holidays()}?filter[company_id]=${other.id}`, s.worker.token)).json().data.map((row: { id: string }) => row.id)).toEqual([id]);
+      expect((await call('GET', `${holidays()}?filter[company_id]=${other.id}`, s.worker.token)).json().data.map((row: { id: string }) => row.id)).toEqual([
+        id,
+      ]);
 
       const changed = await call('PATCH', `${holidays()}/${event}`, s.pbxKey, { half_day: true, company_id: null, name: 'Team day' });
       expect(changed.json().data).toMatchObject({ half_day: true, company_id: null, name: 'Team day', date: '2026-09-11' });

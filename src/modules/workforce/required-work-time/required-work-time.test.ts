@@ -32,7 +32,7 @@ describe('required work time', () => {
   const required = async (s: Setup, from: string, to: string) => {
     const response = await call('GET', url(s, from, to), s.worker.token);
     expect(response.statusCode, response.body).toBe(200);
-    return response.json() as Record<string, number>;
+    return response.json<Record<string, number>>();
   };
 
   /** A full-timer of the Luxembourg company since 2024, on the 40-hour week. */
@@ -48,9 +48,7 @@ describe('required work time', () => {
     const response = await call('GET', url(s, '2026-05-11', '2026-05-17'), s.worker.token);
     expect(response.statusCode).toBe(200);
     // No envelope, the days in order.
-    expect(response.body).toBe(
-      '{"2026-05-11":28800,"2026-05-12":28800,"2026-05-13":28800,"2026-05-14":0,"2026-05-15":28800,"2026-05-16":0,"2026-05-17":0}',
-    );
+    expect(response.body).toBe('{"2026-05-11":28800,"2026-05-12":28800,"2026-05-13":28800,"2026-05-14":0,"2026-05-15":28800,"2026-05-16":0,"2026-05-17":0}');
   });
 
   it('halves the day for a half-day holiday, rounding down; a full-day one clears it', async () => {
@@ -82,7 +80,10 @@ describe('required work time', () => {
 
     const half = await createWorkforceTenant(t.ctx);
     await contract(half, { company_id: half.company.id, contract_start: '2023-09-01', participation: 0.5 });
-    await assign(half, { work_shift_id: await shift(half, 'Part time 50 %', { monday: 14400, tuesday: 14400, wednesday: 14400, thursday: 14400, friday: 14400 }), valid_from: '2023-09-01' });
+    await assign(half, {
+      work_shift_id: await shift(half, 'Part time 50 %', { monday: 14400, tuesday: 14400, wednesday: 14400, thursday: 14400, friday: 14400 }),
+      valid_from: '2023-09-01',
+    });
     await holiday(half, { date: '2026-03-06', name: 'Afternoon off', half_day: true });
     expect(Object.values(await required(half, '2026-03-02', '2026-03-08'))).toEqual([14400, 14400, 14400, 14400, 7200, 0, 0]);
   });

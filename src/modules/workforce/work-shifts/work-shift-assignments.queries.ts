@@ -17,10 +17,7 @@ export interface AssignmentFilters {
 }
 
 function assignmentsOf(db: Executor, tenant: Tenant, employeeId: string, filters: AssignmentFilters) {
-  let query = trashedScope(
-    db.selectFrom('work_shift_assignments').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId),
-    filters.trashed,
-  );
+  let query = trashedScope(db.selectFrom('work_shift_assignments').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId), filters.trashed);
   const { from, to } = filters;
   if (from) query = query.where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', from)]));
   if (to) query = query.where('valid_from', '<=', to);

@@ -3,7 +3,15 @@ import { resourceRoutes } from '../../../http/resource-routes.js';
 import type { AppContext } from '../../../platform/context.js';
 import { EmployeeParams } from '../shared/schemas.js';
 import { WorkShiftAssignmentsService, type AssignmentRow } from './work-shift-assignments.service.js';
-import { AssignmentInclude, AssignmentListQuery, AssignmentParams, CreateAssignmentBody, UpdateAssignmentBody, WorkShift, WorkShiftAssignment } from './work-shifts.schemas.js';
+import {
+  AssignmentInclude,
+  AssignmentListQuery,
+  AssignmentParams,
+  CreateAssignmentBody,
+  UpdateAssignmentBody,
+  WorkShift,
+  WorkShiftAssignment,
+} from './work-shifts.schemas.js';
 
 const READERS = { user: true, pbx: true } as const;
 const MANAGERS = { user: 'admin', pbx: true } as const;
@@ -64,7 +72,8 @@ export async function workShiftAssignmentRoutes(app: FastifyInstance, { ctx }: {
     auth: MANAGERS,
     operationId: 'updateWorkShiftAssignment',
     summary: 'Change a work shift assignment (administrators, PBX API key)',
-    description: 'Changes the fields sent (valid_until null makes it open-ended); the resulting period must not overlap another live assignment of the employee (422).',
+    description:
+      'Changes the fields sent (valid_until null makes it open-ended); the resulting period must not overlap another live assignment of the employee (422).',
     params: AssignmentParams,
     body: UpdateAssignmentBody,
     include: ['work_shift'],

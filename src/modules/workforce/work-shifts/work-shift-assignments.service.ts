@@ -83,7 +83,15 @@ export class WorkShiftAssignmentsService {
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
     await this.write(tenant, employee.id, id, period, (trx) =>
-      insertAssignment(trx, { id, pbx_id: tenant.pbxId, employee_id: employee.id, work_shift_id: body.work_shift_id, ...period, created_at: now, updated_at: now }),
+      insertAssignment(trx, {
+        id,
+        pbx_id: tenant.pbxId,
+        employee_id: employee.id,
+        work_shift_id: body.work_shift_id,
+        ...period,
+        created_at: now,
+        updated_at: now,
+      }),
     );
     return this.get(tenant, id);
   }
@@ -116,7 +124,8 @@ export class WorkShiftAssignmentsService {
   /** A new or changed assignment names a live work shift of the PBX, and ends on or after it starts. */
   private async checkShiftAndPeriod(tenant: Tenant, workShiftId: string | undefined, period: Period): Promise<void> {
     const errors: Record<string, string[]> = {};
-    if (workShiftId !== undefined && !(await findWorkShift(this.ctx.db, tenant, workShiftId))) errors.work_shift_id = ['The selected work shift id is invalid.'];
+    if (workShiftId !== undefined && !(await findWorkShift(this.ctx.db, tenant, workShiftId)))
+      errors.work_shift_id = ['The selected work shift id is invalid.'];
     if (period.valid_until !== null && period.valid_until < period.valid_from)
       errors.valid_until = ['The valid until must be a date after or equal to valid from.'];
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
