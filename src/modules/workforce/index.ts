@@ -12,3 +12,5 @@ import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes, holidayRoutes, requiredWorkTimeRoutes];
+
+export { seedWorkforceTime } from './time.seed.js';
