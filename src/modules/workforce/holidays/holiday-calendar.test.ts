@@ -96,6 +96,16 @@ describe('public holidays (date-holidays)', () => {
     expect(publicHolidays('LU', null, '2026-07-01', '2026-07-31')).toEqual([]);
   });
 
+  it('a public holiday starting in the afternoon is a half day; one of several days gives each of them', () => {
+    expect(publicHolidays('IS', null, '2026-12-24', '2026-12-26').map((day) => [day.date, day.half_day])).toEqual([
+      ['2026-12-24', true], // Aðfangadagur, from 13:00
+      ['2026-12-25', false],
+      ['2026-12-26', false],
+    ]);
+    // Korea's Seollal: one holiday of three days, as date-holidays dates it.
+    expect(publicHolidays('KR', null, '2026-02-14', '2026-02-22').map((day) => day.date)).toEqual(['2026-02-17', '2026-02-18', '2026-02-19']);
+  });
+
   it('a full day off wins over a half day on the same date', () => {
     const map = daysOffByDate([
       { date: '2026-12-24', name: 'Half', half_day: true, source: 'tenant' },
