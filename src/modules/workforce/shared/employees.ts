@@ -16,7 +16,7 @@ import { todayIn, type CalendarDay } from './days.js';
 type Executor = Kysely<DB> | Transaction<DB>;
 export type EmployeeRow = Selectable<EmployeeTable>;
 
-export const EMPLOYEE_NOT_FOUND = 'Employee not found.';
+const EMPLOYEE_NOT_FOUND = 'Employee not found.';
 const NOT_YOURS = 'You may only act on your own employee record.';
 
 /** A live (not soft-deleted) employee of the tenant. */
