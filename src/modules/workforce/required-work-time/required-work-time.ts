@@ -10,7 +10,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
 import { contractsOverlapping, type ContractTableRow } from '../contracts/contracts.queries.js';
 import { companyDaysOff, daysOffByDate } from '../holidays/holiday-calendar.js';
-import { eachDay, isoWeekday, type CalendarDay } from '../shared/days.js';
+import { eachDay, type CalendarDay } from '../shared/days.js';
 import { companiesByIds } from '../shared/organisation.js';
 import { assignmentsOverlapping } from '../work-shifts/work-shift-assignments.queries.js';
 import { workShiftsByIds } from '../work-shifts/work-shifts.queries.js';
@@ -59,7 +59,7 @@ export async function requiredWorkTime(
   }
 
   const result: Record<CalendarDay, number> = {};
-  for (const day of eachDay(from, to)) {
+  for (const { day, weekday } of eachDay(from, to)) {
     const contract = governingContract(contracts, day);
     if (!contract) {
       result[day] = 0;
@@ -67,7 +67,7 @@ export async function requiredWorkTime(
     }
     const assignment = assignments.find((candidate) => covers(candidate.valid_from, candidate.valid_until, day));
     const shift = assignment ? shifts.get(assignment.work_shift_id) : undefined;
-    let seconds = shift ? secondsOnWeekday(shift, isoWeekday(day)) : 0;
+    let seconds = shift ? secondsOnWeekday(shift, weekday) : 0;
     const off = daysOff.get(contract.company_id)?.get(day);
     if (off === 'full') seconds = 0;
     else if (off === 'half') seconds = Math.floor(seconds / 2);
