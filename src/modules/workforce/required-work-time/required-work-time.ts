@@ -42,21 +42,25 @@ export async function requiredWorkTime(
     assignmentsOverlapping(db, tenant, employeeId, from, to),
     ledger(db, tenant, employeeId, from, to),
   ]);
-  const shifts = await workShiftsByIds(
-    db,
-    tenant,
-    assignments.map((assignment) => assignment.work_shift_id),
+  const [shifts, companies] = await Promise.all([
+    workShiftsByIds(
+      db,
+      tenant,
+      assignments.map((assignment) => assignment.work_shift_id),
+    ),
+    companiesByIds(
+      db,
+      tenant,
+      contracts.map((contract) => contract.company_id),
+    ),
+  ]);
+  const companyIds = [...new Set(contracts.map((contract) => contract.company_id))];
+  const calendars = await Promise.all(
+    companyIds.map(async (companyId) =>
+      daysOffByDate(await companyDaysOff(db, tenant, companyId === null ? null : (companies.get(companyId) ?? null), from, to)),
+    ),
   );
-  const companies = await companiesByIds(
-    db,
-    tenant,
-    contracts.map((contract) => contract.company_id),
-  );
-  const daysOff = new Map<string | null, Map<CalendarDay, 'full' | 'half'>>();
-  for (const companyId of new Set(contracts.map((contract) => contract.company_id))) {
-    const company = companyId === null ? null : (companies.get(companyId) ?? null);
-    daysOff.set(companyId, daysOffByDate(await companyDaysOff(db, tenant, company, from, to)));
-  }
+  const daysOff = new Map(companyIds.map((companyId, i) => [companyId, calendars[i]]));
 
   const result: Record<CalendarDay, number> = {};
   for (const { day, weekday } of eachDay(from, to)) {

@@ -24,17 +24,19 @@ export function findEmployee(db: Executor, tenant: Tenant, id: string): Promise<
   return db.selectFrom('employees').selectAll().where('id', '=', id).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).executeTakeFirst();
 }
 
-/** The employee record a user token's user is linked to, if any. */
-export async function callerEmployeeId(db: Kysely<DB>, tenant: Tenant, principal: Principal): Promise<string | null> {
-  if (principal.kind !== 'user') return null;
-  const row = await db
+/** The live employee record a user token's user is linked to, if any (one query). */
+export async function callerEmployee(db: Kysely<DB>, tenant: Tenant, principal: Principal): Promise<EmployeeRow | undefined> {
+  if (principal.kind !== 'user') return undefined;
+  return db
     .selectFrom('users')
-    .select('employee_id')
-    .where('id', '=', principal.userId)
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
+    .innerJoin('employees', 'employees.id', 'users.employee_id')
+    .selectAll('employees')
+    .where('users.id', '=', principal.userId)
+    .where('users.pbx_id', '=', tenant.pbxId)
+    .where('users.deleted_at', 'is', null)
+    .where('employees.pbx_id', '=', tenant.pbxId)
+    .where('employees.deleted_at', 'is', null)
     .executeTakeFirst();
-  return row?.employee_id ?? null;
 }
 
 /** An administrator of the PBX or its API key: they manage every employee. */
@@ -46,7 +48,11 @@ export const managesEmployees = (principal: Principal) => principal.kind === 'pb
  * oracle for plain users); an unknown or deleted employee is 404 for those who may ask.
  */
 export async function employeeForRead(db: Kysely<DB>, tenant: Tenant, principal: Principal, employeeId: string): Promise<EmployeeRow> {
-  if (!managesEmployees(principal) && (await callerEmployeeId(db, tenant, principal)) !== employeeId) throw new Forbidden(NOT_YOURS);
+  if (!managesEmployees(principal)) {
+    const own = await callerEmployee(db, tenant, principal);
+    if (own?.id !== employeeId) throw new Forbidden(NOT_YOURS);
+    return own;
+  }
   const employee = await findEmployee(db, tenant, employeeId);
   if (!employee) throw new NotFound(EMPLOYEE_NOT_FOUND);
   return employee;
@@ -64,12 +70,10 @@ export async function employeeForWrite(db: Executor, tenant: Tenant, employeeId:
  * without an employee record and an unknown id are the same 403.
  */
 export async function ownEmployeeOnly(db: Kysely<DB>, tenant: Tenant, principal: Principal, employeeId: string): Promise<EmployeeRow> {
-  const own = await callerEmployeeId(db, tenant, principal);
-  if (own === null) throw new Forbidden('You have no employee record.');
-  if (own !== employeeId) throw new Forbidden(NOT_YOURS);
-  const employee = await findEmployee(db, tenant, employeeId);
-  if (!employee) throw new Forbidden('You have no employee record.');
-  return employee;
+  const own = await callerEmployee(db, tenant, principal);
+  if (!own) throw new Forbidden('You have no employee record.');
+  if (own.id !== employeeId) throw new Forbidden(NOT_YOURS);
+  return own;
 }
 
 /**
