@@ -4,7 +4,7 @@
  * the tenant adds itself, for every company or for this one. Required work time and the public
  * holiday calendar both read them here.
  */
-import Holidays from 'date-holidays';
+import type Holidays from 'date-holidays';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -22,17 +22,24 @@ export interface DayOff {
 export type CalendarCompany = Pick<CompanyRow, 'id' | 'country_cc' | 'region'>;
 
 const DAY_MS = 24 * 3600 * 1000;
+/**
+ * date-holidays and its data take about half a second to load: it is loaded on the first calendar
+ * asked for, not with the app (every server start and CLI command would pay for it).
+ */
+let library: Promise<typeof Holidays> | undefined;
+const loadLibrary = () => (library ??= import('date-holidays').then((module) => module.default));
 /** Constructing a date-holidays instance parses the country's rules: one per country and region. */
 const calendars = new Map<string, Holidays>();
 /** A year's list costs milliseconds to compute: kept per country, region and year (a bounded set). */
 const years = new Map<string, DayOff[]>();
 const MAX_CACHED_YEARS = 2000;
 
-function calendarOf(country: string, region: string | null): Holidays {
+async function calendarOf(country: string, region: string | null): Promise<Holidays> {
   const key = `${country}|${region ?? ''}`;
   let calendar = calendars.get(key);
   if (!calendar) {
-    calendar = region ? new Holidays(country, region, { types: ['public'] }) : new Holidays(country, { types: ['public'] });
+    const Library = await loadLibrary();
+    calendar = region ? new Library(country, region, { types: ['public'] }) : new Library(country, { types: ['public'] });
     calendars.set(key, calendar);
   }
   return calendar;
@@ -42,12 +49,12 @@ function calendarOf(country: string, region: string | null): Holidays {
  * The public holidays of one year. A holiday of several days gives each of them; one that starts
  * after midnight (some countries' afternoons off) is a half day.
  */
-function publicHolidaysOfYear(country: string, region: string | null, year: number): DayOff[] {
+async function publicHolidaysOfYear(country: string, region: string | null, year: number): Promise<DayOff[]> {
   const key = `${country}|${region ?? ''}|${year}`;
   const known = years.get(key);
   if (known) return known;
   const days: DayOff[] = [];
-  for (const holiday of calendarOf(country, region).getHolidays(year)) {
+  for (const holiday of (await calendarOf(country, region)).getHolidays(year)) {
     if (holiday.type !== 'public') continue;
     const first = holiday.date.slice(0, 10);
     const partial = holiday.date.slice(11, 19) !== '00:00:00';
@@ -60,10 +67,10 @@ function publicHolidaysOfYear(country: string, region: string | null, year: numb
 }
 
 /** Public holidays of a country (and region, or none) from `from` through `to`. */
-export function publicHolidays(country: string, region: string | null, from: CalendarDay, to: CalendarDay): DayOff[] {
+export async function publicHolidays(country: string, region: string | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
   const days: DayOff[] = [];
   for (let year = yearOf(from); year <= yearOf(to); year++)
-    for (const day of publicHolidaysOfYear(country.toUpperCase(), region ? region.toUpperCase() : null, year))
+    for (const day of await publicHolidaysOfYear(country.toUpperCase(), region ? region.toUpperCase() : null, year))
       if (day.date >= from && day.date <= to) days.push(day);
   return days;
 }
@@ -103,11 +110,13 @@ function recurrences(first: CalendarDay, from: CalendarDay, to: CalendarDay): Ca
 
 /** Every day off of a company from `from` through `to`, by date (public before tenant on the same day). */
 export async function companyDaysOff(db: Kysely<DB>, tenant: Tenant, company: CalendarCompany | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
-  const days = [
-    ...(company ? publicHolidays(company.country_cc, company.region, from, to) : []),
-    ...(await tenantHolidays(db, tenant, company?.id ?? null, from, to)),
-  ];
-  return days.sort((a, b) => (a.date === b.date ? (a.source === b.source ? 0 : a.source === 'public' ? -1 : 1) : a.date < b.date ? -1 : 1));
+  const [publicDays, ownDays] = await Promise.all([
+    company ? publicHolidays(company.country_cc, company.region, from, to) : [],
+    tenantHolidays(db, tenant, company?.id ?? null, from, to),
+  ]);
+  return [...publicDays, ...ownDays].sort((a, b) =>
+    a.date === b.date ? (a.source === b.source ? 0 : a.source === 'public' ? -1 : 1) : a.date < b.date ? -1 : 1,
+  );
 }
 
 /** Day -> whether it is off for the whole day (`full`) or half of it, a full day off winning over a half. */
