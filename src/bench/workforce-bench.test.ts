@@ -15,7 +15,7 @@ describe('the workforce benchmark seed', () => {
   it('gives the measured reads real answers: two contracts per employee, the current one main, 40-hour weeks', async () => {
     const admin = await createAdmin(t.ctx);
     const member = await createUser(t.ctx, { tenant: admin.tenant });
-    const seeded = await seedWorkforce(t.ctx.db, admin.pbxId, member.id, 40);
+    const seeded = await seedWorkforce(t.ctx.db, t.ctx.dialect, admin.pbxId, member.id, 40);
     const contracts = await call('GET', `/${admin.pbxId}/user/${seeded.listedEmployeeId}/user-companies?per_page=15`, admin.token);
     expect(contracts.json().meta.total).toBe(2);
     expect(contracts.json().data.map((c: { main_company: number }) => c.main_company)).toEqual([1, 0]);
