@@ -86,4 +86,6 @@ export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string
   { name: 'import', module: './import-bench.js', export: 'benchImport', once: true },
   // benchCdrs() starts its own server and seeds 1,000,000 call records, on each database.
   { name: 'cdrs', module: './cdr-bench.js', export: 'benchCdrs' },
+  // benchWorkforce() starts its own server and seeds 2,000 employees, on each database.
+  { name: 'workforce', module: './workforce-bench.js', export: 'benchWorkforce' },
 ];

@@ -155,6 +155,12 @@ describe('no operation with a path id crosses tenants', () => {
       company: String(samples.company),
       department: String(samples.department),
       employee: String(samples.employee),
+      // The admin's own employee record: the one record required work time answers its own user for.
+      employee_id: a.users.find((user) => user.id === a.admin.id)!.employee_id!,
+      contract: String(samples.contract),
+      work_shift: String(samples.work_shift),
+      assignment: String(samples.work_shift_assignment),
+      holiday: String(samples.holiday),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {

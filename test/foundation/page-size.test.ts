@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { createAdmin } from '../factories.js';
+import { createEmployee } from '../workforce-factories.js';
 
 interface Parameter {
   name: string;
@@ -23,16 +24,22 @@ describe('page size on every list of the OpenAPI document', () => {
   let t: TestApp;
   let lists: ReturnType<typeof listsOf>;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let employeeId: string;
   beforeAll(async () => {
     // Some 150 requests: above the default 120 a minute.
     t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
     admin = await createAdmin(t.ctx);
+    employeeId = (await createEmployee(t.ctx, admin.tenant)).id;
     lists = listsOf((await t.app.inject('/api/v1/openapi.json')).json());
   });
   afterAll(() => t.close());
 
   const get = (path: string, query: string) =>
-    t.app.inject({ method: 'GET', url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId)}?${query}`, headers: bearer(admin.token) });
+    t.app.inject({
+      method: 'GET',
+      url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId).replace('{employee_id}', employeeId)}?${query}`,
+      headers: bearer(admin.token),
+    });
 
   it('finds the lists, /user-groups and /user/devices among them', () => {
     const paths = lists.map((list) => list.path);

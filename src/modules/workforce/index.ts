@@ -1,18 +1,36 @@
 /**
- * Workforce: the time-tracking half of the product, under `/{pbx_id}/...` paths. So far the
- * organisation: companies, departments, employees (each linked to at most one user, the user's
- * `employee_id`) and the tenant's workforce settings (name order, half-day split).
+ * Workforce: the time-tracking half of the product, under `/{pbx_id}/...` paths: the organisation
+ * (companies, departments, employees, each linked to at most one user, the user's `employee_id`,
+ * and the tenant's workforce settings) and the time side (employee-company contracts, the
+ * contract's user companies; work shifts and their assignments; the tenant's holidays and the
+ * public holiday calendar; required work time).
  */
 import type { RoutePlugin } from '../../platform/context.js';
 import { companyRoutes } from './companies/companies.routes.js';
 import { departmentRoutes } from './departments/departments.routes.js';
 import { employeeRoutes } from './employees/employees.routes.js';
 import { workforceSettingsRoutes } from './settings/settings.routes.js';
+import { contractRoutes } from './contracts/contracts.routes.js';
+import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
+import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
+import { holidayRoutes } from './holidays/holidays.routes.js';
+import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const workforceRoutes: RoutePlugin[] = [companyRoutes, departmentRoutes, employeeRoutes, workforceSettingsRoutes];
+export const workforceRoutes: RoutePlugin[] = [
+  companyRoutes,
+  departmentRoutes,
+  employeeRoutes,
+  workforceSettingsRoutes,
+  contractRoutes,
+  workShiftRoutes,
+  workShiftAssignmentRoutes,
+  holidayRoutes,
+  requiredWorkTimeRoutes,
+];
 
 export { seedOrganisation } from './workforce.seed.js';
+export { seedWorkforceTime } from './time.seed.js';
 
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */

@@ -36,15 +36,11 @@ export function findCompany(db: Db, tenant: Tenant, id: string, trashed: Trashed
   return companiesOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/** Companies of the tenant by id, trashed ones included (a department or contract may still name one). */
-export async function companiesByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, CompanyRow>> {
-  if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('companies')
-    .selectAll()
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('id', 'in', [...new Set(ids)])
-    .execute();
+/** Companies of the tenant by id, trashed ones included (a department or contract may still name one); nulls are skipped. */
+export async function companiesByIds(db: Db, tenant: Tenant, ids: Iterable<string | null>): Promise<Map<string, CompanyRow>> {
+  const wanted = [...new Set(ids)].filter((id): id is string => id !== null);
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('companies').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 

@@ -1,0 +1,123 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CalendarDay } from '../shared/days.js';
+import type { EmployeeContractTable } from '../workforce.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type ContractTableRow = Selectable<EmployeeContractTable>;
+/** A contract with its employee's external id, as every answer shows it. */
+export type ContractRow = ContractTableRow & { ext_id: string | null };
+
+export interface ContractFilters {
+  from?: CalendarDay;
+  to?: CalendarDay;
+  /** Active on `today`, or not. */
+  active?: boolean;
+  today: CalendarDay;
+  trashed?: TrashedFilter;
+}
+
+/** Open-ended contracts sort as ending last. */
+const END_SORT = sql<string>`coalesce(contract_end, '9999-12-31')`;
+/** The contract's sort names: `from` is the start, `to` the end. */
+const SORT_COLUMNS: Record<string, string> = { from: 'contract_start', to: 'end_sort' };
+
+function contractsOf(db: Executor, tenant: Tenant, employeeId: string, filters: ContractFilters) {
+  let query = trashedScope(db.selectFrom('employee_contracts').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId), filters.trashed);
+  if (filters.from) query = query.where('contract_start', '>=', filters.from);
+  if (filters.to) query = query.where('contract_end', 'is not', null).where('contract_end', '<=', filters.to);
+  if (filters.active === true)
+    query = query.where('contract_start', '<=', filters.today).where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', filters.today)]));
+  if (filters.active === false) query = query.where((eb) => eb.or([eb('contract_start', '>', filters.today), eb('contract_end', '<', filters.today)]));
+  return query;
+}
+
+export function listContracts(db: Kysely<DB>, tenant: Tenant, employeeId: string, filters: ContractFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => contractsOf(db, tenant, employeeId, filters),
+    (query) => query.selectAll().select(END_SORT.as('end_sort')),
+    sort.map((term) => ({ ...term, field: SORT_COLUMNS[term.field] ?? term.field })),
+    page,
+  );
+}
+
+/**
+ * The contract shown as main when no `filter[active]` is asked: the one active today; among
+ * several, the stored main one, else the earliest started.
+ */
+export async function currentMainContractId(db: Kysely<DB>, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<string | null> {
+  const row = await contractsOf(db, tenant, employeeId, { active: true, today })
+    .select('id')
+    .orderBy('main_company', 'desc')
+    .orderBy('contract_start')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+export function findContract(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<ContractRow | undefined> {
+  return trashedScope(
+    db
+      .selectFrom('employee_contracts')
+      .innerJoin('employees', 'employees.id', 'employee_contracts.employee_id')
+      .selectAll('employee_contracts')
+      .select('employees.ext_id')
+      .where('employee_contracts.id', '=', id)
+      .where('employee_contracts.pbx_id', '=', tenant.pbxId),
+    trashed,
+    'employee_contracts.deleted_at',
+  ).executeTakeFirst();
+}
+
+/** Live contracts of an employee that cover some day of `from`..`to`. */
+export function contractsOverlapping(db: Executor, tenant: Tenant, employeeId: string, from: CalendarDay, to: CalendarDay): Promise<ContractTableRow[]> {
+  return db
+    .selectFrom('employee_contracts')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('employee_id', '=', employeeId)
+    .where('deleted_at', 'is', null)
+    .where('contract_start', '<=', to)
+    .where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', from)]))
+    .orderBy('contract_start')
+    .orderBy('id')
+    .execute();
+}
+
+export async function insertContract(db: Executor, row: Insertable<EmployeeContractTable>): Promise<void> {
+  await db.insertInto('employee_contracts').values(row).execute();
+}
+
+export async function updateContract(db: Executor, tenant: Tenant, id: string, changes: Updateable<EmployeeContractTable>): Promise<void> {
+  await db.updateTable('employee_contracts').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+/** Clears the stored main flag on the employee's other live contracts. */
+export async function clearOtherMain(db: Executor, tenant: Tenant, employeeId: string, keepId: string, now: string): Promise<void> {
+  await db
+    .updateTable('employee_contracts')
+    .set({ main_company: 0, updated_at: now })
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('employee_id', '=', employeeId)
+    .where('id', '!=', keepId)
+    .where('main_company', '=', 1)
+    .where('deleted_at', 'is', null)
+    .execute();
+}
+
+export async function hasOtherLiveMain(db: Executor, tenant: Tenant, employeeId: string, exceptId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('employee_contracts')
+    .select('id')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('employee_id', '=', employeeId)
+    .where('id', '!=', exceptId)
+    .where('main_company', '=', 1)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -1,0 +1,73 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
+import { Day, TrashedFilter } from '../shared/schemas.js';
+import { ContractCompanySchema } from '../companies/company-view.js';
+
+/** The contract's user company: one employee-company contract. */
+export const UserCompany = Type.Object(
+  {
+    id: Uuid({ description: 'The contract id.' }),
+    mxvp_user_id: Uuid({ description: 'The tenant (PBX).' }),
+    ext_id: Nullable(Type.String({ description: "The employee's id in an external HR system." })),
+    company_id: Nullable(Uuid()),
+    participation: Nullable(Type.Number({ description: '1.0 = full time.', examples: [0.5] })),
+    contract_start: DateTime({ description: 'The first day of the contract, at midnight UTC.', examples: ['2021-03-01T00:00:00.000Z'] }),
+    contract_end: Nullable(DateTime({ description: 'The last day of the contract, at midnight UTC; null = open-ended.' })),
+    main_company: Type.Unsafe<0 | 1>({
+      type: 'integer',
+      enum: [0, 1],
+      description:
+        'Without filter[active] on the employee list: 1 on the contract active today (if several, the stored main one, else the earliest started), 0 on every other. Elsewhere: the stored flag.',
+    }),
+    compensatory_balance: Type.Integer({ description: 'Seconds; never null.' }),
+    ho_balance: Nullable(Type.Number()),
+    title: Nullable(Type.String({ description: 'Job title.' })),
+    department_id: Nullable(Uuid()),
+    delete_date: Nullable(DateTime({ description: 'When the contract was soft-deleted; null while it is live.' })),
+    company: ContractCompanySchema,
+  },
+  { $id: 'UserCompany' },
+);
+export type UserCompanyView = Static<typeof UserCompany>;
+
+/** `main_company` in input: 0, 1, true or false. */
+const MainCompanyInput = Type.Unsafe<0 | 1 | boolean>({
+  type: ['integer', 'boolean'],
+  enum: [0, 1, true, false],
+  description: '0, 1, true or false. Setting it clears the flag on every other contract of the employee (at most one stored main contract).',
+});
+
+const fields = {
+  company_id: Type.Optional(Nullable(Uuid({ description: 'A live company of the PBX.' }))),
+  department_id: Type.Optional(
+    Nullable(Uuid({ description: 'A live department of the PBX; when it belongs to a company, that must be the contract\u2019s company.' })),
+  ),
+  participation: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Share of full time, above 0 up to 1.' }))),
+  contract_end: Type.Optional(Nullable(Day('The last day (inclusive), on or after contract_start; null = open-ended.'))),
+  main_company: Type.Optional(MainCompanyInput),
+  compensatory_balance: Type.Optional(Type.Integer({ minimum: -2147483648, maximum: 2147483647, description: 'Seconds (default 0).' })),
+  ho_balance: Type.Optional(Nullable(Type.Number())),
+  title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+};
+
+export const CreateContractBody = Type.Object({ ...fields, contract_start: Day('The first day of the contract.') }, { additionalProperties: false });
+export const UpdateContractBody = Type.Object(
+  { ...fields, contract_start: Type.Optional(Day('The first day of the contract.')) },
+  { additionalProperties: false },
+);
+export type ContractInput = Static<typeof UpdateContractBody>;
+
+export const ContractParams = Type.Object({ pbx_id: PbxIdParam, contract: Uuid({ description: 'The contract (user company) id.' }) });
+
+export const UserCompanyListQuery = ListQuery({
+  pageSize: 'per_page',
+  search: false,
+  sort: ['from', 'to'],
+  filters: {
+    from: Day('Contracts starting on or after this day.'),
+    to: Day('Contracts ending on or before this day (open-ended contracts never end, so they are left out); not before filter[from].'),
+    active: Type.Boolean({ description: "true: contracts active on the tenant's today (started, not ended); false: the others." }),
+    trashed: TrashedFilter,
+  },
+});

@@ -1,0 +1,55 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CalendarDay } from '../shared/days.js';
+import type { WorkShiftAssignmentTable } from '../workforce.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type AssignmentRow = Selectable<WorkShiftAssignmentTable>;
+
+export interface AssignmentFilters {
+  /** Assignments valid on some day from `from` through `to` (either bound may be absent). */
+  from?: CalendarDay;
+  to?: CalendarDay;
+  trashed?: TrashedFilter;
+}
+
+function assignmentsOf(db: Executor, tenant: Tenant, employeeId: string, filters: AssignmentFilters) {
+  let query = trashedScope(db.selectFrom('work_shift_assignments').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId), filters.trashed);
+  const { from, to } = filters;
+  if (from) query = query.where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', from)]));
+  if (to) query = query.where('valid_from', '<=', to);
+  return query;
+}
+
+export function listAssignments(db: Kysely<DB>, tenant: Tenant, employeeId: string, filters: AssignmentFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => assignmentsOf(db, tenant, employeeId, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
+}
+
+/** Live assignments of an employee valid on some day of `from`..`to`, in order. */
+export function assignmentsOverlapping(db: Executor, tenant: Tenant, employeeId: string, from: CalendarDay, to: CalendarDay | null): Promise<AssignmentRow[]> {
+  return assignmentsOf(db, tenant, employeeId, { from, to: to ?? undefined })
+    .selectAll()
+    .orderBy('valid_from')
+    .orderBy('id')
+    .execute();
+}
+
+export function findAssignment(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<AssignmentRow | undefined> {
+  return trashedScope(db.selectFrom('work_shift_assignments').selectAll().where('id', '=', id).where('pbx_id', '=', tenant.pbxId), trashed).executeTakeFirst();
+}
+
+export async function insertAssignment(db: Executor, row: Insertable<WorkShiftAssignmentTable>): Promise<void> {
+  await db.insertInto('work_shift_assignments').values(row).execute();
+}
+
+export async function updateAssignment(db: Executor, tenant: Tenant, id: string, changes: Updateable<WorkShiftAssignmentTable>): Promise<void> {
+  await db.updateTable('work_shift_assignments').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}

@@ -1,0 +1,56 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesSearch } from '../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { WorkShiftTable } from '../workforce.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type WorkShiftRow = Selectable<WorkShiftTable>;
+
+export interface WorkShiftFilters {
+  search?: string;
+  trashed?: TrashedFilter;
+}
+
+const WEEKLY = sql<number>`monday + tuesday + wednesday + thursday + friday + saturday + sunday`;
+
+function shiftsOf(db: Executor, tenant: Tenant, filters: WorkShiftFilters) {
+  let query = trashedScope(db.selectFrom('work_shifts').where('pbx_id', '=', tenant.pbxId), filters.trashed);
+  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+  return query;
+}
+
+export function listWorkShifts(db: Kysely<DB>, tenant: Tenant, filters: WorkShiftFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => shiftsOf(db, tenant, filters),
+    (query) => query.selectAll().select(WEEKLY.as('weekly_seconds')),
+    sort,
+    page,
+  );
+}
+
+export function findWorkShift(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<WorkShiftRow | undefined> {
+  return shiftsOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Work shifts by id, deleted ones included (an assignment keeps the pattern it was made with). */
+export async function workShiftsByIds(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, WorkShiftRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('work_shifts')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+export async function insertWorkShift(db: Executor, row: Insertable<WorkShiftTable>): Promise<void> {
+  await db.insertInto('work_shifts').values(row).execute();
+}
+
+export async function updateWorkShift(db: Executor, tenant: Tenant, id: string, changes: Updateable<WorkShiftTable>): Promise<void> {
+  await db.updateTable('work_shifts').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
