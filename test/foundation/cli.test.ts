@@ -7,8 +7,6 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { systemClock } from '../../src/platform/clock.js';
-import { insertPbx } from '../../src/platform/tenancy.js';
 import { bearer, buildTestApp } from '../helpers.js';
 
 const run = promisify(execFile);
@@ -98,25 +96,15 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(key.token).toMatch(/^pbxi_/);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(0);
     expect((await cli('api-key', 'revoke', key.token)).code).toBe(2);
-  }, 60_000);
-
-  it('makes internal keys for one PBX, and an operator-wide one only when asked, marked in its name and the listing', async ({ expect }) => {
-    const { cli, dataDir } = workspace();
-    // The tenant is made in-process: this test is about the key commands.
-    const database = openDatabase({ sqlitePath: join(dataDir, 'pbx-api.sqlite') });
-    await migrateToLatest(database.db);
-    const tenant = await insertPbx(database.db, systemClock, { name: 'Internal Corp' });
-    await database.close();
-    const internal = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--pbx', tenant.id, '--name', 'Softphones')).stdout);
-    expect(internal).toMatchObject({ kind: 'internal', pbx_id: tenant.id, operator_wide: false, name: 'Softphones', token: expect.stringMatching(/^pbxn_/) });
+    // An internal key serving every PBX is asked for explicitly, and marked.
     const wide = JSON.parse((await cli('api-key', 'create', '--kind', 'internal', '--operator-wide', '--name', 'WebRTC gateway')).stdout);
-    expect(wide).toMatchObject({ kind: 'internal', pbx_id: null, operator_wide: true, name: '[operator-wide] WebRTC gateway' });
-    const listed = await cli('api-key', 'list', '--kind', 'internal');
-    expect(listed.stdout).not.toContain(wide.token);
-    expect(JSON.parse(listed.stdout)).toEqual([
-      expect.objectContaining({ id: internal.id, pbx_id: tenant.id, operator_wide: false }),
-      expect.objectContaining({ id: wide.id, pbx_id: null, operator_wide: true, name: '[operator-wide] WebRTC gateway' }),
-    ]);
+    expect(wide).toMatchObject({
+      kind: 'internal',
+      pbx_id: null,
+      operator_wide: true,
+      name: '[operator-wide] WebRTC gateway',
+      token: expect.stringMatching(/^pbxn_/),
+    });
   }, 60_000);
 
   it('api-key revoke reaches a running server at once through Redis', async ({ expect }) => {
@@ -154,13 +142,11 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
       ['api-key', 'create', '--kind', 'integration', '--pbx', 'x', '--scopes', 'all'],
       ['serve', '--bogus'],
       ['api-key', 'create', '--kind', 'internal'],
-      ['api-key', 'create', '--kind', 'pbx', '--pbx', 'x', '--operator-wide'],
     ];
     const results = await Promise.all(cases.map((args) => cli(...args)));
     results.forEach((result, i) => expect(result.code, cases[i].join(' ')).toBe(2));
     expect(results[4].stderr).toContain('--kind must be');
     // An internal key names its PBX, or says it serves every PBX.
     expect(results[7].stderr).toContain('--operator-wide');
-    expect(results[8].stderr).toContain('--operator-wide is for an internal key');
   }, 60_000);
 });
