@@ -32,7 +32,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('city', 'varchar(255)')
     .addColumn('country_cc', 'varchar(2)', (c) => c.notNull())
     .addColumn('region', 'varchar(16)')
-    .addColumn('legal_holidays', 'real', (c) => c.notNull().defaultTo(26))
+    .addColumn('legal_holidays', 'double precision', (c) => c.notNull().defaultTo(26))
     .addColumn('full_time', 'integer', (c) => c.notNull().defaultTo(144000))
     .addColumn('overtime_calculation_period_enabled', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('overtime_decision_enabled', 'integer', (c) => c.notNull().defaultTo(0))
