@@ -3,6 +3,7 @@ import type { DB } from '../db/schema.js';
 import type { Clock } from '../platform/clock.js';
 import type { Tenant } from '../platform/tenancy.js';
 import { NotFound } from '../platform/errors.js';
+import { StringEnum } from './schema.js';
 
 /** Tables whose rows carry `pbx_id` and `deleted_at`, so they can be trashed and restored. */
 export type SoftDeletable = {
@@ -39,7 +40,12 @@ export async function restore(db: Kysely<DB>, clock: Clock, table: SoftDeletable
 }
 
 /** `filter[trashed]`: without (default), with, or only soft-deleted rows, as Laravel names it. */
-export type TrashedFilter = 'without' | 'with' | 'only';
+export const TRASHED_FILTERS = ['without', 'with', 'only'] as const;
+export type TrashedFilter = (typeof TRASHED_FILTERS)[number];
+
+/** The `filter[trashed]` parameter of a list of `rows` (e.g. "contacts"), with who may use it where that is restricted. */
+export const TrashedFilterParam = (rows: string, restriction?: string) =>
+  StringEnum(TRASHED_FILTERS, { description: `Soft-deleted ${rows}: without (default), with, or only.${restriction ? ` ${restriction}` : ''}` });
 
 /** Narrows a query to live rows (default), every row, or only the trashed ones. */
 export function trashedScope<DB, TB extends keyof DB, O>(

@@ -1,3 +1,4 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
@@ -139,7 +140,7 @@ export const ContactListQuery = ListQuery({
     is_favorite: Type.Boolean({ description: "User tokens only: the caller's favorites (true) or the others (false)." }),
     is_blocked: Type.Boolean({ description: 'Blocked globally or by the caller.' }),
     vip: Type.Boolean(),
-    trashed: StringEnum(['without', 'with', 'only'] as const, { description: 'Soft-deleted contacts: without (default), with, only.' }),
+    trashed: TrashedFilterParam('contacts'),
   },
 });
 export type ContactListQueryT = Static<typeof ContactListQuery>;

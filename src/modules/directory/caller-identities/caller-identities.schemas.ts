@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const CALLER_IDENTITY_SORTS = ['name', 'external_caller_number', 'created_at'] as const;
@@ -38,5 +39,5 @@ export const UpdateCallerIdentityBody = Type.Partial(CreateCallerIdentityBody, {
 export const CallerIdentityParams = Type.Object({ callerIdentity: Uuid() });
 export const CallerIdentityListQuery = ListQuery({
   sort: CALLER_IDENTITY_SORTS,
-  filters: { user_id: Uuid(), trashed: StringEnum(['without', 'with', 'only']) },
+  filters: { user_id: Uuid(), trashed: TrashedFilterParam('caller identities') },
 });

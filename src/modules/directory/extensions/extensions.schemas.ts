@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Embedded, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Embedded, Nullable, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { IncludeParam } from '../../../http/include.js';
 import { UserSummary } from '../shared/user-summary.js';
@@ -59,6 +60,6 @@ export const ExtensionListQuery = ListQuery({
   include: EXTENSION_INCLUDES,
   filters: {
     user_id: Uuid(),
-    trashed: StringEnum(['without', 'with', 'only']),
+    trashed: TrashedFilterParam('extensions'),
   },
 });

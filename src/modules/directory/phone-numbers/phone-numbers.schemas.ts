@@ -1,3 +1,4 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
@@ -36,5 +37,5 @@ export const UpdatePhoneNumberBody = Type.Partial(CreatePhoneNumberBody, { addit
 export const PhoneNumberParams = Type.Object({ phoneNumber: Uuid() });
 export const PhoneNumberListQuery = ListQuery({
   sort: PHONE_NUMBER_SORTS,
-  filters: { destination_type: StringEnum(DESTINATION_TYPES), trashed: StringEnum(['without', 'with', 'only']) },
+  filters: { destination_type: StringEnum(DESTINATION_TYPES), trashed: TrashedFilterParam('phone numbers') },
 });

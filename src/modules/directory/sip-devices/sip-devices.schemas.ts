@@ -1,3 +1,4 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
@@ -70,5 +71,5 @@ export const CreatedSipDevice = Type.Object({
 export const SipDeviceParams = Type.Object({ sipDevice: Uuid() });
 export const SipDeviceListQuery = ListQuery({
   sort: SIP_DEVICE_SORTS,
-  filters: { user_id: Uuid(), model: Type.String(), trashed: StringEnum(['without', 'with', 'only']) },
+  filters: { user_id: Uuid(), model: Type.String(), trashed: TrashedFilterParam('SIP devices') },
 });

@@ -1,3 +1,4 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
@@ -116,6 +117,6 @@ export const UserListQuery = ListQuery({
   filters: {
     status: StringEnum(['active', 'disabled']),
     role: StringEnum(['admin', 'user']),
-    trashed: StringEnum(['without', 'with', 'only'], { description: 'Soft-deleted users: without (default), with, or only.' }),
+    trashed: TrashedFilterParam('users'),
   },
 });

@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 const text = (maxLength: number, description?: string) => Nullable(Type.String({ maxLength, ...(description ? { description } : {}) }));
@@ -51,7 +52,7 @@ export const CompanyListQuery = ListQuery({
   sort: COMPANY_SORTS,
   filters: {
     country_cc: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Companies of this country (ISO alpha-2, any case).' }),
-    trashed: StringEnum(['without', 'with', 'only'] as const, { description: 'Soft-deleted companies: without (default), with, only.' }),
+    trashed: TrashedFilterParam('companies'),
   },
 });
 export type CompanyListQueryT = Static<typeof CompanyListQuery>;

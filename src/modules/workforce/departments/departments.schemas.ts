@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Embedded, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Embedded, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { Company } from '../companies/company-view.js';
@@ -44,6 +45,6 @@ export const DepartmentListQuery = ListQuery({
   include: DEPARTMENT_INCLUDES,
   filters: {
     company_id: Uuid({ description: 'Departments of this company.' }),
-    trashed: StringEnum(['without', 'with', 'only'] as const, { description: 'Soft-deleted departments: without (default), with, only.' }),
+    trashed: TrashedFilterParam('departments'),
   },
 });

@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const Employee = Type.Object(
@@ -55,6 +56,6 @@ export const EmployeeListQuery = ListQuery({
   filters: {
     user_id: Uuid({ description: 'The employee linked to this user.' }),
     has_user: Type.Boolean({ description: 'true: employees linked to a user; false: the others.' }),
-    trashed: StringEnum(['without', 'with', 'only'] as const, { description: 'Soft-deleted employees: without (default), with, only.' }),
+    trashed: TrashedFilterParam('employees'),
   },
 });

@@ -1,5 +1,6 @@
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateOnly, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateOnly, PbxIdParam, Uuid } from '../../../http/schema.js';
 
 /** A calendar day in input: `YYYY-MM-DD` only (a date-time is refused with 422). */
 export const Day = (description: string) => DateOnly({ description, examples: ['2026-01-01'] });
@@ -8,6 +9,4 @@ export const PbxParams = Type.Object({ pbx_id: PbxIdParam });
 export const EmployeeParams = Type.Object({ pbx_id: PbxIdParam, employee_id: Uuid({ description: 'The employee (not the user) id.' }) });
 
 /** `filter[trashed]` of administrative lists: soft-deleted rows without (default), with, or only. */
-export const TrashedFilter = StringEnum(['without', 'with', 'only'] as const, {
-  description: 'Soft-deleted rows: without (default), with, only. Administrators and the PBX API key only (403 otherwise).',
-});
+export const TrashedFilter = TrashedFilterParam('rows', 'Administrators and the PBX API key only (403 otherwise).');
