@@ -1,0 +1,23 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+/**
+ * What `npm pack` (and so a registry install or an image built from the tarball) ships: the
+ * compiled server and its command, nothing of the sources, tests, benchmarks, CI or source maps.
+ */
+describe.skipIf(process.env.TEST_DB === 'postgres')('the package', () => {
+  it('holds what runs and nothing else', async () => {
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { timeout: 60_000 });
+    const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
+    expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/pbx-api.js']));
+    const outside = files.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'bin/pbx-api.js'].includes(path));
+    expect(outside).toEqual([]);
+    expect(files.filter((path) => path.endsWith('.map') || path.startsWith('dist/bench/') || /\.test\.js$/.test(path))).toEqual([]);
+    // The build (npm ci runs it) is what the command imports.
+    if (existsSync('dist/cli.js')) expect(files).toEqual(expect.arrayContaining(['dist/cli.js', 'dist/app.js', 'dist/db/migrations/index.js']));
+  }, 60_000);
+});
