@@ -1,3 +1,4 @@
+import { Type } from '@sinclair/typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
@@ -12,12 +13,16 @@ Errors: 401 \`{error}\`, 403 \`{message}\`, 404 \`{message: [..]}\`, 422 \`{mess
 100 items a page. Boolean query parameters take \`true\`/\`false\` or \`1\`/\`0\`. Answers of routes that need
 credentials, and of the sign-ins that return a token, carry \`Cache-Control: no-store\`.`;
 
+const API_VERSION = '0.1.0';
+
+const ApiIndex = Type.Object({ name: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() });
+
 /** OpenAPI 3.1 built from the route schemas, served at /openapi.json, with a docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, config: Config, prefix: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'pbx-api', version: '0.1.0', description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      info: { title: 'pbx-api', version: API_VERSION, description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
       // The server's address ends in /api/v1 (the contract's {base_url}), so paths are the contract's own (`/login`, `/me`).
       servers: [{ url: config.baseUrl, description: 'This server' }],
       components: {
@@ -41,6 +46,14 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
   });
 
   app.get(`${prefix}/openapi.json`, { schema: { hide: true }, config: { auth: { public: true } } }, async () => app.swagger());
+  // The server's root and the API's own address lead to the docs and the document rather than to a 404.
+  app.get('/', { schema: { hide: true }, config: { auth: { public: true } } }, async (_request, reply) => reply.redirect(`${prefix}/docs`));
+  app.get(prefix, { schema: { hide: true, response: { 200: ApiIndex } }, config: { auth: { public: true } } }, async () => ({
+    name: 'pbx-api',
+    version: API_VERSION,
+    docs: `${config.baseUrl}/docs`,
+    openapi: `${config.baseUrl}/openapi.json`,
+  }));
 
   await app.register(swaggerUi, {
     routePrefix: `${prefix}/docs`,

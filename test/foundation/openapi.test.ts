@@ -122,4 +122,20 @@ describe('OpenAPI document and docs page', () => {
     expect(response.statusCode).toBe(200);
     expect(response.body).toContain('swagger-ui');
   });
+
+  it('leads from the server root and the API address to the docs and the document, without a token', async () => {
+    const root = await t.app.inject('/');
+    expect(root.statusCode).toBe(302);
+    expect(root.headers.location).toBe('/api/v1/docs');
+    for (const url of ['/api/v1', '/api/v1/']) {
+      const index = await t.app.inject(url);
+      expect(index.statusCode, url).toBe(200);
+      expect(index.json(), url).toEqual({
+        name: 'pbx-api',
+        version: '0.1.0',
+        docs: `${document.servers[0].url}/docs`,
+        openapi: `${document.servers[0].url}/openapi.json`,
+      });
+    }
+  });
 });
