@@ -82,18 +82,7 @@ export class DndService {
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
-    await guardUnique(DUPLICATE, () =>
-      insertDnd(this.ctx.db, {
-        id,
-        pbx_id: tenant.pbxId,
-        user_id: user.id,
-        rule_key: ruleKey(rule),
-        ...rule,
-        status: toFlag(rule.status),
-        created_at: now,
-        updated_at: now,
-      }),
-    );
+    await guardUnique(DUPLICATE, () => insertDnd(this.ctx.db, newDndRow(tenant, user.id, id, rule, now)));
     return this.load(tenant, user.id, id);
   }
 
@@ -114,16 +103,7 @@ export class DndService {
           out.push({ id: existing.id, status: rule.status });
         } else {
           const id = randomUUID();
-          await insertDnd(trx, {
-            id,
-            pbx_id: tenant.pbxId,
-            user_id: user.id,
-            rule_key: ruleKey(rule),
-            ...rule,
-            status: toFlag(rule.status),
-            created_at: now,
-            updated_at: now,
-          });
+          await insertDnd(trx, newDndRow(tenant, user.id, id, rule, now));
           out.push({ id, status: rule.status });
         }
       }
@@ -154,4 +134,9 @@ export class DndService {
     await this.load(tenant, user.id, id);
     await deleteDnd(this.ctx.db, tenant, id);
   }
+}
+
+/** The stored row of a new rule (create and bulk write the same). */
+function newDndRow(tenant: Tenant, userId: string, id: string, rule: Rule, now: string) {
+  return { id, pbx_id: tenant.pbxId, user_id: userId, rule_key: ruleKey(rule), ...rule, status: toFlag(rule.status), created_at: now, updated_at: now };
 }
