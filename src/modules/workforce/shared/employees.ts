@@ -12,6 +12,7 @@ import { Forbidden, NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { EmployeeTable } from '../workforce.tables.js';
 import { findEmployee } from '../employees/employees.queries.js';
+import { findSettings } from '../settings/settings.queries.js';
 import { todayIn, type CalendarDay } from './days.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -84,6 +85,7 @@ export async function lockEmployee(trx: Transaction<DB>, dialect: DialectName, t
 
 /** The tenant's today, in the PBX's time zone. */
 export async function tenantToday(ctx: AppContext, tenant: Tenant): Promise<CalendarDay> {
-  const pbx = await ctx.db.selectFrom('pbxes').select('timezone').where('id', '=', tenant.pbxId).executeTakeFirstOrThrow();
-  return todayIn(pbx.timezone, ctx.clock);
+  const settings = await findSettings(ctx.db, tenant);
+  if (!settings) throw new Error(`no PBX ${tenant.pbxId}`);
+  return todayIn(settings.timezone, ctx.clock);
 }
