@@ -9,6 +9,7 @@ import * as auditEvents from './0007_audit_events.js';
 import * as webhookSigningSecrets from './0008_webhook_signing_secrets.js';
 import * as internalKeyTenants from './0009_internal_key_tenants.js';
 import * as workforce from './0010_workforce.js';
+import * as absenceRequests from './0011_absence_requests.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_webhook_signing_secrets': webhookSigningSecrets,
   '0009_internal_key_tenants': internalKeyTenants,
   '0010_workforce': workforce,
+  '0011_absence_requests': absenceRequests,
 };

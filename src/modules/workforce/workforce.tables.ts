@@ -71,6 +71,8 @@ export interface EmployeeContractTable {
   /** Seconds. */
   compensatory_balance: Generated<number>;
   ho_balance: number | null;
+  /** Paid-leave days left (migration 0011): approvals of legal absences debit it, removals credit it back. */
+  leave_balance: Generated<number>;
   title: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -122,6 +124,66 @@ export interface TenantHolidayTable {
   deleted_at: Generated<Timestamp | null>;
 }
 
+/** Stored absence types; `absence` is the contract's `legal`. */
+export type StoredAbsenceType = 'absence' | 'home_office' | 'illness' | 'special' | 'overtime_balance';
+/** Stored statuses; `approved` and `cancelled` are the contract's `accepted` and `canceled`. */
+export type StoredAbsenceStatus = 'pending' | 'approved' | 'rejected' | 'cancelled' | 'pending_removal' | 'removed';
+export type ValidatorStatus = 'pending' | 'accepted' | 'rejected';
+
+/** One ledger row (migration 0011): amounts are computed once, when the row is written. */
+export interface AbsenceRequestTable {
+  id: string;
+  pbx_id: string;
+  employee_id: string;
+  company_id: string | null;
+  contract_id: string | null;
+  type: StoredAbsenceType;
+  /** `removal` on the row that takes an accepted request back. */
+  sub_type: string | null;
+  status: StoredAbsenceStatus;
+  start_day: CalendarDay;
+  end_day: CalendarDay;
+  starts_half_day: Flag;
+  ends_half_day: Flag;
+  /** HH:MM as the request gave it; null = the tenant's half-day split. */
+  start_time: string | null;
+  end_time: string | null;
+  /** JSON object: working day -> seconds taken. */
+  requested_time: string;
+  working_days: number;
+  total_seconds: number;
+  workshift_seconds_per_day: number;
+  comment: string | null;
+  request_group_id: string | null;
+  removal_of_id: string | null;
+  /** What the approval took from a balance, given back by an approved removal. */
+  balance_debited: number | null;
+  created_by_user_id: string | null;
+  decided_at: Timestamp | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** One validator's decision on one request; employee_id null = any administrator of the tenant. */
+export interface AbsenceRequestValidatorTable {
+  id: string;
+  pbx_id: string;
+  absence_request_id: string;
+  position: number;
+  employee_id: string | null;
+  status: Generated<ValidatorStatus>;
+  decided_by_user_id: string | null;
+  decided_at: Timestamp | null;
+}
+
+/** The employees who decide the requests of a department's employees, in order. */
+export interface DepartmentValidatorTable {
+  department_id: string;
+  employee_id: string;
+  pbx_id: string;
+  position: number;
+}
+
 export interface WorkforceTables {
   companies: CompanyTable;
   departments: DepartmentTable;
@@ -130,4 +192,7 @@ export interface WorkforceTables {
   work_shifts: WorkShiftTable;
   work_shift_assignments: WorkShiftAssignmentTable;
   tenant_holidays: TenantHolidayTable;
+  absence_requests: AbsenceRequestTable;
+  absence_request_validators: AbsenceRequestValidatorTable;
+  department_validators: DepartmentValidatorTable;
 }
