@@ -15,6 +15,9 @@ import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
 import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
 import { holidayRoutes } from './holidays/holidays.routes.js';
 import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.routes.js';
+import { absenceRequestRoutes } from './absences/absence-requests.routes.js';
+import { nextAvailabilityRoutes } from './absences/next-availability.routes.js';
+import { homeOfficeRoutes } from './home-office/home-office.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
@@ -27,6 +30,9 @@ export const workforceRoutes: RoutePlugin[] = [
   workShiftAssignmentRoutes,
   holidayRoutes,
   requiredWorkTimeRoutes,
+  absenceRequestRoutes,
+  nextAvailabilityRoutes,
+  homeOfficeRoutes,
 ];
 
 export { seedOrganisation } from './workforce.seed.js';

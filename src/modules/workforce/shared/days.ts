@@ -69,3 +69,10 @@ export function dayAsDateTime(day: CalendarDay | null): string | null;
 export function dayAsDateTime(day: CalendarDay | null): string | null {
   return day === null ? null : new Date(epochOf(day)).toISOString();
 }
+
+/** The same day `months` later (luxon's month arithmetic: 31 August + 6 months = 28 or 29 February). */
+export function addMonths(day: CalendarDay, months: number): CalendarDay {
+  const later = DateTime.fromISO(day, { zone: 'utc' }).plus({ months }).toISODate();
+  if (later === null) throw new Error(`invalid day ${day}`);
+  return later;
+}

@@ -1,0 +1,172 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import type { DialectName } from '../../../db/database.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CalendarDay } from '../shared/days.js';
+import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type AbsenceTableRow = Selectable<AbsenceRequestTable>;
+/** A ledger row with its employee's external id, as every answer shows it. */
+export type AbsenceRow = AbsenceTableRow & { ext_id: string | null };
+export type ValidatorRow = Selectable<AbsenceRequestValidatorTable>;
+
+/** The rows that hold days: asked for, granted, or granted with a removal asked (removal rows themselves hold none). */
+export const LIVE_STATUSES: StoredAbsenceStatus[] = ['pending', 'approved', 'pending_removal'];
+/** The rows that count as away: granted, including granted with a removal pending. */
+export const GRANTED_STATUSES: StoredAbsenceStatus[] = ['approved', 'pending_removal'];
+
+export interface AbsenceFilters {
+  employeeId?: string;
+  statuses?: StoredAbsenceStatus[];
+  types?: StoredAbsenceType[];
+  from?: CalendarDay;
+  to?: CalendarDay;
+  /** A plain user sees its own rows and those it validates. */
+  visibleTo?: string;
+  /** Pending rows with an entry still pending for this validator's employee id, or (`{ any: true }`) any pending entry, for administrators. */
+  awaiting?: { employeeId: string } | { any: true };
+}
+
+const SORT_COLUMNS: Record<string, string> = { start: 'start_day', created: 'created_at' };
+
+function validatorEntries(db: Executor) {
+  return db.selectFrom('absence_request_validators').select('absence_request_validators.absence_request_id');
+}
+
+function absencesOf(db: Executor, tenant: Tenant, filters: AbsenceFilters) {
+  let query = db
+    .selectFrom('absence_requests')
+    .innerJoin('employees', 'employees.id', 'absence_requests.employee_id')
+    .where('absence_requests.pbx_id', '=', tenant.pbxId);
+  const { employeeId, statuses, types, from, to, visibleTo, awaiting } = filters;
+  if (employeeId) query = query.where('absence_requests.employee_id', '=', employeeId);
+  if (statuses?.length) query = query.where('absence_requests.status', 'in', statuses);
+  if (types?.length) query = query.where('absence_requests.type', 'in', types);
+  if (from) query = query.where('absence_requests.end_day', '>=', from);
+  if (to) query = query.where('absence_requests.start_day', '<=', to);
+  if (visibleTo)
+    query = query.where((eb) =>
+      eb.or([
+        eb('absence_requests.employee_id', '=', visibleTo),
+        eb('absence_requests.id', 'in', validatorEntries(db).where('absence_request_validators.employee_id', '=', visibleTo)),
+      ]),
+    );
+  if (awaiting) {
+    let entries = validatorEntries(db).where('absence_request_validators.status', '=', 'pending').where('absence_request_validators.pbx_id', '=', tenant.pbxId);
+    if ('employeeId' in awaiting) entries = entries.where('absence_request_validators.employee_id', '=', awaiting.employeeId);
+    query = query.where('absence_requests.status', '=', 'pending').where('absence_requests.id', 'in', entries);
+  }
+  return query;
+}
+
+export function listAbsenceRequests(db: Kysely<DB>, tenant: Tenant, filters: AbsenceFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => absencesOf(db, tenant, filters),
+    (query) => query.selectAll('absence_requests').select('employees.ext_id'),
+    sort.map((term) => ({ ...term, field: SORT_COLUMNS[term.field] ?? term.field })),
+    page,
+    { qualify: 'absence_requests' },
+  );
+}
+
+export function findAbsenceRequest(db: Executor, tenant: Tenant, id: string): Promise<AbsenceRow | undefined> {
+  return absencesOf(db, tenant, {}).selectAll('absence_requests').select('employees.ext_id').where('absence_requests.id', '=', id).executeTakeFirst();
+}
+
+/** Rows by id, in first-day order (unknown ids are left out). */
+export function absenceRequestsByIds(db: Executor, tenant: Tenant, ids: string[]): Promise<AbsenceRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return absencesOf(db, tenant, {})
+    .selectAll('absence_requests')
+    .select('employees.ext_id')
+    .where('absence_requests.id', 'in', ids)
+    .orderBy('absence_requests.start_day')
+    .orderBy('absence_requests.id')
+    .execute();
+}
+
+/** The removal row still pending for a request, if any. */
+export function pendingRemovalOf(db: Executor, tenant: Tenant, requestId: string): Promise<AbsenceTableRow | undefined> {
+  return db
+    .selectFrom('absence_requests')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('removal_of_id', '=', requestId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+}
+
+/**
+ * An employee's rows of some statuses overlapping `from`..`to`, removal rows left out (they hold
+ * no days of their own), in order of their first day.
+ */
+export function rowsOverlapping(
+  db: Executor,
+  tenant: Tenant,
+  employeeId: string,
+  from: CalendarDay,
+  to: CalendarDay,
+  statuses: StoredAbsenceStatus[],
+): Promise<AbsenceTableRow[]> {
+  return db
+    .selectFrom('absence_requests')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('employee_id', '=', employeeId)
+    .where('status', 'in', statuses)
+    .where('sub_type', 'is', null)
+    .where('end_day', '>=', from)
+    .where('start_day', '<=', to)
+    .orderBy('start_day')
+    .orderBy('id')
+    .execute();
+}
+
+/** Every validator entry of the requests, in order, by request. */
+export async function validatorsOf(db: Executor, tenant: Tenant, requestIds: string[]): Promise<Map<string, ValidatorRow[]>> {
+  const byRequest = new Map<string, ValidatorRow[]>(requestIds.map((id) => [id, []]));
+  if (requestIds.length === 0) return byRequest;
+  const rows = await db
+    .selectFrom('absence_request_validators')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('absence_request_id', 'in', requestIds)
+    .orderBy('absence_request_id')
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byRequest.get(row.absence_request_id)?.push(row);
+  return byRequest;
+}
+
+export async function insertAbsenceRequests(db: Executor, rows: Insertable<AbsenceRequestTable>[]): Promise<void> {
+  if (rows.length) await db.insertInto('absence_requests').values(rows).execute();
+}
+
+export async function insertValidators(db: Executor, rows: Insertable<AbsenceRequestValidatorTable>[]): Promise<void> {
+  if (rows.length) await db.insertInto('absence_request_validators').values(rows).execute();
+}
+
+export async function updateAbsenceRequest(db: Executor, tenant: Tenant, id: string, changes: Updateable<AbsenceRequestTable>): Promise<void> {
+  await db.updateTable('absence_requests').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+export async function decideValidators(
+  db: Executor,
+  tenant: Tenant,
+  entryIds: string[],
+  decision: { status: ValidatorStatus; decided_by_user_id: string | null; decided_at: string },
+): Promise<void> {
+  if (entryIds.length)
+    await db.updateTable('absence_request_validators').set(decision).where('pbx_id', '=', tenant.pbxId).where('id', 'in', entryIds).execute();
+}
+
+/**
+ * Serialises the moves of one request (two validators approving at once must debit once):
+ * PostgreSQL locks the row until the transaction ends; SQLite runs one writing transaction at a time.
+ */
+export async function lockAbsenceRequest(trx: Transaction<DB>, dialect: DialectName, tenant: Tenant, id: string): Promise<void> {
+  if (dialect !== 'postgres') return;
+  await sql`select id from absence_requests where id = ${id} and pbx_id = ${tenant.pbxId} for update`.execute(trx);
+}

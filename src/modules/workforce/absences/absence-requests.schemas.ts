@@ -1,0 +1,169 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { DateOnly, DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { Day } from '../shared/schemas.js';
+
+export const ABSENCE_TYPES = ['legal', 'home_office', 'illness', 'special', 'overtime_balance'] as const;
+export type AbsenceType = (typeof ABSENCE_TYPES)[number];
+/** The types an employee asks for with a period (home-office days have their own request). */
+export const PERIOD_TYPES = ['legal', 'illness', 'special', 'overtime_balance'] as const;
+export const ABSENCE_STATUSES = ['pending', 'accepted', 'rejected', 'canceled', 'pending_removal', 'removed'] as const;
+export type AbsenceStatus = (typeof ABSENCE_STATUSES)[number];
+export const VALIDATOR_STATUSES = ['pending', 'accepted', 'rejected'] as const;
+export const NEXT_AVAILABILITY_REASONS = ['at_work', 'next_working_day', 'after_request', 'after_absences', 'removal', 'no_scheduled_work'] as const;
+export type NextAvailabilityReason = (typeof NEXT_AVAILABILITY_REASONS)[number];
+
+export const MAX_COMMENT_LENGTH = 500;
+/** The longest period one request covers, both ends counted. */
+export const MAX_PERIOD_DAYS = 366;
+
+export const HourMinute = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description, examples: ['12:00'] });
+
+export const NextAvailability = Type.Object(
+  {
+    date: Nullable(
+      DateOnly({ description: 'The first day the employee is at work (more than 15 minutes of its scheduled day left); null when none within a year.' }),
+    ),
+    time: Nullable(
+      HourMinute('From when on that day, when a half-day absence ends that morning (its end_time); null when the employee is there from the start of the day.'),
+    ),
+    in_past: Type.Boolean({ description: "The date is before the tenant's today (a removal can move it there)." }),
+    reason: StringEnum(NEXT_AVAILABILITY_REASONS, {
+      description:
+        'at_work: the anchor day itself (GET next-availability: today); next_working_day: the first working day after days off (weekend, holiday) only; ' +
+        'after_request: the first working day after this request; after_absences: later, because accepted absences follow on (or, on GET, the employee is away today); ' +
+        'removal: this row takes a request back, so the answer is the first working day of the removed period not covered by another accepted absence, possibly in the past; ' +
+        'no_scheduled_work: no working day within 366 days of the anchor (date null).',
+    }),
+  },
+  { description: 'When the employee is next at work.' },
+);
+export type NextAvailabilityView = Static<typeof NextAvailability>;
+
+export const WorkingDayDetail = Type.Object({
+  date: DateOnly(),
+  seconds: Type.Integer({ description: 'Seconds taken that day.' }),
+  is_half_day: Type.Boolean({ description: 'The seconds fall short of workshift_seconds_per_day by more than 900 (15 minutes).' }),
+  start_time: Nullable(HourMinute('Non-null only on a half-day first day.')),
+  end_time: Nullable(HourMinute('Non-null only on a half-day last day.')),
+});
+
+export const AbsenceRequest = Type.Object(
+  {
+    id: Uuid(),
+    mxvp_user_id: Nullable(Uuid({ description: 'The tenant (PBX) that owns the request.' })),
+    employee_id: Uuid({ description: 'The owning employee; what filter[employee_id] matches.' }),
+    requester_id: Uuid({ description: 'Always equals employee_id.' }),
+    creator_id: Uuid({ description: 'Always equals employee_id.' }),
+    ext_id: Nullable(Type.String({ description: "The employee's id in an external HR system." })),
+    company_id: Nullable(Uuid({ description: "The company of the contract governing the request's first day." })),
+    absence_request_id: Uuid({ description: 'Always equals id.' }),
+    holiday_id: Type.Null({ description: 'Reserved, always null.' }),
+    status: Nullable(StringEnum(ABSENCE_STATUSES)),
+    type: StringEnum(ABSENCE_TYPES),
+    sub_type: Nullable(Type.String({ description: '`removal` on the row that takes an accepted request back; null otherwise.', examples: ['removal'] })),
+    start: Nullable(DateTime({ description: 'Midnight UTC of the first day.', examples: ['2026-07-06T00:00:00.000Z'] })),
+    end: Nullable(
+      DateTime({
+        description: 'Midnight UTC after the last day (exclusive): do not derive the length from end - start, use working_days.',
+        examples: ['2026-07-11T00:00:00.000Z'],
+      }),
+    ),
+    requested_time: Nullable(
+      Type.Record(Type.String({ format: 'date' }), Type.Integer(), {
+        description: "Working day -> seconds taken, in the employee's own scheduled-day seconds; only working days appear.",
+        examples: [{ '2026-07-06': 28800, '2026-07-07': 28800 }],
+      }),
+    ),
+    working_days: Type.Number({
+      description: "Working days consumed, each day as its share of a full day of the employee's shift (4 h of an 8 h day = 0.5). What an approval debits.",
+      examples: [5, 0.5],
+    }),
+    total_seconds: Type.Integer({ format: 'int32', description: 'The sum of requested_time.' }),
+    workshift_seconds_per_day: Type.Integer({
+      format: 'int32',
+      description: "Seconds of a full day of the employee's shift on the first working day (28800 for 8 h); 0 = unknown.",
+    }),
+    is_half_day: Type.Boolean({ description: 'starts_half_day or ends_half_day.' }),
+    starts_half_day: Type.Boolean({ description: 'Only the second half of the first day is taken (on a single day, both flags are true).' }),
+    ends_half_day: Type.Boolean({ description: 'Only the first half of the last day is taken (on a single day, both flags are true).' }),
+    start_time: Nullable(HourMinute("On a half-day start: the request's time, else the tenant's half_day_split (default 12:00).")),
+    end_time: Nullable(HourMinute("On a half-day end: the request's time, else the tenant's half_day_split (default 12:00).")),
+    working_day_details: Type.Array(WorkingDayDetail, { description: 'Working days only, ascending by date.' }),
+    comment: Nullable(Type.String()),
+    accepted_by: Type.Array(
+      Type.Object({
+        employee_id: Nullable(Uuid({ description: 'The validator; null = any administrator of the PBX.' })),
+        status: StringEnum(VALIDATOR_STATUSES),
+      }),
+      { description: 'One entry per validator, in order; accepted only when every entry is accepted, rejected by one rejection.' },
+    ),
+    next_availability: Type.Optional(
+      Nullable(NextAvailability, {
+        description:
+          'When the employee is next at work if this request goes through: anchored at the request, counting accepted absences (including accepted ones with a removal pending) ' +
+          'plus this request, ignoring other queued ones. Null for home_office and overtime_balance. On lists only with include=next_availability.',
+      }),
+    ),
+    request_group_id: Nullable(Uuid({ description: 'Shared by the rows one home-office request created; null otherwise.' })),
+    removal_of_id: Nullable(Uuid({ description: 'On a removal row: the accepted request it takes back.' })),
+    created: DateTime(),
+    modified: DateTime(),
+  },
+  { $id: 'AbsenceRequest' },
+);
+export type AbsenceRequestView = Static<typeof AbsenceRequest>;
+
+export const CreateAbsenceBody = Type.Object(
+  {
+    type: StringEnum(PERIOD_TYPES, { description: 'legal (paid leave), illness, special (special leave) or overtime_balance (time off against overtime).' }),
+    start: Day('The first day.'),
+    end: Day(`The last day (inclusive), on or after start; at most ${MAX_PERIOD_DAYS} days counting both ends.`),
+    starts_half_day: Type.Optional(Type.Boolean({ description: 'Only the second half of the first day.' })),
+    ends_half_day: Type.Optional(Type.Boolean({ description: 'Only the first half of the last day.' })),
+    start_time: Type.Optional(Nullable(HourMinute("When a half-day start begins; default the tenant's half_day_split."))),
+    end_time: Type.Optional(Nullable(HourMinute("When a half-day end ends; default the tenant's half_day_split."))),
+    comment: Type.Optional(Nullable(Type.String({ maxLength: MAX_COMMENT_LENGTH }))),
+  },
+  { additionalProperties: false },
+);
+export type CreateAbsenceInput = Static<typeof CreateAbsenceBody>;
+
+export const AbsenceRequestParams = Type.Object({ pbx_id: PbxIdParam, absence_request: Uuid({ description: 'The absence request id.' }) });
+
+const filters = {
+  status: Type.String({
+    pattern: `^(${ABSENCE_STATUSES.join('|')})(,(${ABSENCE_STATUSES.join('|')}))*$`,
+    description: `Comma-separated statuses: ${ABSENCE_STATUSES.join(', ')}.`,
+  }),
+  type: Type.String({
+    pattern: `^(${ABSENCE_TYPES.join('|')})(,(${ABSENCE_TYPES.join('|')}))*$`,
+    description: `Comma-separated types: ${ABSENCE_TYPES.join(', ')}.`,
+  }),
+  from: Day('Requests ending on or after this day.'),
+  to: Day('Requests starting on or before this day; not before filter[from].'),
+};
+export const ABSENCE_SORTS = ['start', 'created'] as const;
+
+export const EmployeeAbsenceListQuery = ListQuery({ search: false, sort: ABSENCE_SORTS, include: ['next_availability'], filters });
+export const AbsenceListQuery = ListQuery({
+  search: false,
+  sort: ABSENCE_SORTS,
+  include: ['next_availability'],
+  filters: {
+    ...filters,
+    employee_id: Uuid({ description: 'Requests of this employee.' }),
+    awaiting_me: Type.Boolean({
+      description:
+        "Only pending rows with an entry still pending for the caller (its employee's entry; for administrators and the PBX key, every pending row).",
+    }),
+  },
+});
+export type AbsenceListFilters = {
+  status?: string;
+  type?: string;
+  from?: string;
+  to?: string;
+  employee_id?: string;
+  awaiting_me?: boolean;
+};

@@ -1,0 +1,130 @@
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import type { AppContext } from '../../../platform/context.js';
+import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { findSettings } from '../settings/settings.queries.js';
+import { daysInclusive } from '../shared/days.js';
+import { callerEmployee, employeeForRead, managesEmployees, tenantToday } from '../shared/employees.js';
+import { workCalendar } from '../required-work-time/work-calendar.js';
+import { absenceAmounts, type AbsencePeriod } from './absence-amounts.js';
+import { findAbsenceRequest, listAbsenceRequests, validatorsOf, type AbsenceFilters, type AbsenceRow } from './absence-requests.queries.js';
+import { MAX_PERIOD_DAYS, type AbsenceListFilters, type AbsenceRequestView, type CreateAbsenceInput } from './absence-requests.schemas.js';
+import { presentAbsence, storedStatuses, storedType, storedTypes } from './absence-view.js';
+import { validatorPlan } from './approvals.js';
+import { heldDays, insertLedgerRows, ledgerRow } from './ledger-writes.js';
+import { nextAvailabilityOf } from './next-availability.js';
+
+export const ABSENCE_NOT_FOUND = 'Absence request not found.';
+
+/** The list filters as the queries take them. */
+function filtersOf(query: AbsenceListFilters): AbsenceFilters {
+  if (query.from && query.to && query.to < query.from)
+    throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
+  return { statuses: storedStatuses(query.status), types: storedTypes(query.type), from: query.from, to: query.to, employeeId: query.employee_id };
+}
+
+/** Absence requests: asking, reading, listing (the moves live in absence-moves.service.ts). */
+export class AbsenceRequestsService {
+  constructor(private readonly ctx: AppContext) {}
+
+  /** Rows as the contract shows them; `withNext` adds next_availability (a few queries a row). */
+  async present(tenant: Tenant, rows: AbsenceRow[], withNext: boolean): Promise<AbsenceRequestView[]> {
+    const [validators, settings] = await Promise.all([
+      validatorsOf(
+        this.ctx.db,
+        tenant,
+        rows.map((row) => row.id),
+      ),
+      findSettings(this.ctx.db, tenant),
+    ]);
+    const split = settings?.half_day_split ?? '12:00';
+    const today = withNext ? await tenantToday(this.ctx, tenant) : '';
+    const next = withNext ? await Promise.all(rows.map((row) => nextAvailabilityOf(this.ctx.db, tenant, row, split, today))) : [];
+    return rows.map((row, i) => presentAbsence(row, validators.get(row.id) ?? [], split, withNext ? next[i] : undefined));
+  }
+
+  async listForEmployee(tenant: Tenant, principal: Principal, employeeId: string, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {
+    const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
+    return listAbsenceRequests(this.ctx.db, tenant, { ...filtersOf(query), employeeId: employee.id }, sort, page);
+  }
+
+  /** Administrators and the PBX key see every row; an employee its own and those it validates. */
+  async list(tenant: Tenant, principal: Principal, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {
+    const filters = filtersOf(query);
+    // Administrators and the PBX key decide every pending entry, so every pending row awaits them.
+    if (managesEmployees(principal))
+      return listAbsenceRequests(this.ctx.db, tenant, { ...filters, awaiting: query.awaiting_me ? { any: true } : undefined }, sort, page);
+    const own = await callerEmployee(this.ctx.db, tenant, principal);
+    if (!own) throw new Forbidden('You have no employee record.');
+    return listAbsenceRequests(
+      this.ctx.db,
+      tenant,
+      { ...filters, visibleTo: own.id, awaiting: query.awaiting_me ? { employeeId: own.id } : undefined },
+      sort,
+      page,
+    );
+  }
+
+  /** A row the caller may see: its own, one it validates, or any for administrators and the PBX key; else 404. */
+  async get(tenant: Tenant, principal: Principal, id: string): Promise<AbsenceRow> {
+    const row = await findAbsenceRequest(this.ctx.db, tenant, id);
+    if (!row) throw new NotFound(ABSENCE_NOT_FOUND);
+    if (managesEmployees(principal)) return row;
+    const own = await callerEmployee(this.ctx.db, tenant, principal);
+    if (own && row.employee_id === own.id) return row;
+    const entries = (await validatorsOf(this.ctx.db, tenant, [row.id])).get(row.id) ?? [];
+    if (own && entries.some((entry) => entry.employee_id === own.id)) return row;
+    throw new NotFound(ABSENCE_NOT_FOUND);
+  }
+
+  /** A legal absence, illness, special leave or time off against overtime, for the employee itself (or by an administrator for anyone). */
+  async create(tenant: Tenant, principal: Principal, employeeId: string, body: CreateAbsenceInput): Promise<AbsenceRow> {
+    const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
+    const period = periodOfInput(body);
+    const days = await workCalendar(this.ctx.db, tenant, employee.id, period.start, period.end);
+    const amounts = absenceAmounts(days, period);
+    const working = Object.keys(amounts.requestedTime);
+    if (working.length === 0)
+      throw ValidationFailed.field('start', 'The period holds no working day of the employee (no contract or work shift, or only days off and holidays).');
+    const contract = days.find((day) => day.day === working[0])?.contract;
+    const plan = await validatorPlan(this.ctx.db, tenant, employee.id, contract?.department_id);
+    const row = ledgerRow(tenant, employee.id, principal, this.ctx.clock.now().toISOString(), {
+      type: storedType(body.type),
+      period,
+      amounts,
+      contract,
+      startTime: body.start_time,
+      endTime: body.end_time,
+      comment: body.comment,
+      plan,
+    });
+    await this.ctx.db.transaction().execute((trx) =>
+      insertLedgerRows(trx, this.ctx.dialect, tenant, employee.id, [{ row, plan }], (live) => {
+        const held = heldDays(live, working);
+        const [day, other] = [...held.entries()][0] ?? [];
+        if (day && other)
+          throw ValidationFailed.field(
+            'start',
+            `The period overlaps request ${other.id} (${other.type === 'home_office' ? 'home office' : 'absence'}, ${other.status}) on ${day}: cancel or take that one back first.`,
+          );
+      }),
+    );
+    return this.get(tenant, principal, row.id);
+  }
+}
+
+/** The request's period: a single day with either half-day flag is one half day (both flags true). */
+function periodOfInput(body: CreateAbsenceInput): AbsencePeriod {
+  if (body.end < body.start) throw ValidationFailed.field('end', 'The end must be a date after or equal to start.');
+  if (daysInclusive(body.start, body.end) > MAX_PERIOD_DAYS)
+    throw ValidationFailed.field('end', `A request covers at most ${MAX_PERIOD_DAYS} days, both ends counted: split longer absences.`);
+  let startsHalfDay = body.starts_half_day === true;
+  let endsHalfDay = body.ends_half_day === true;
+  if (body.start === body.end && (startsHalfDay || endsHalfDay)) startsHalfDay = endsHalfDay = true;
+  if (body.start_time && !startsHalfDay) throw ValidationFailed.field('start_time', 'The start_time applies to a half-day start only (starts_half_day).');
+  if (body.end_time && !endsHalfDay) throw ValidationFailed.field('end_time', 'The end_time applies to a half-day end only (ends_half_day).');
+  if (body.start === body.end && body.start_time && body.end_time && body.end_time <= body.start_time)
+    throw ValidationFailed.field('end_time', 'On a single half day, end_time must be after start_time.');
+  return { start: body.start, end: body.end, startsHalfDay, endsHalfDay };
+}

@@ -1,0 +1,97 @@
+/**
+ * Writing new ledger rows, for absence and home-office requests alike: the row with its amounts,
+ * its validators' entries, and the check that none of its working days is already held by a live
+ * row of the employee (pending, accepted, or accepted with a removal pending), made under the
+ * employee's lock so two requests for the same day cannot both pass it.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Insertable, Transaction } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import type { DialectName } from '../../../db/database.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { lockEmployee } from '../shared/employees.js';
+import type { CalendarDay } from '../shared/days.js';
+import type { WorkDay } from '../required-work-time/work-calendar.js';
+import type { AbsenceRequestTable, StoredAbsenceType } from '../workforce.tables.js';
+import type { AbsenceAmounts, AbsencePeriod } from './absence-amounts.js';
+import { insertAbsenceRequests, insertValidators, LIVE_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';
+import { validatorEntries, type ValidatorPlan } from './approvals.js';
+import { requestedTimeOf } from './absence-view.js';
+
+export interface NewLedgerRow {
+  type: StoredAbsenceType;
+  period: AbsencePeriod;
+  amounts: AbsenceAmounts;
+  /** The contract governing the first working day: its company, and the balance an approval debits. */
+  contract: WorkDay['contract'];
+  startTime?: string | null;
+  endTime?: string | null;
+  comment?: string | null;
+  requestGroupId?: string | null;
+  plan: ValidatorPlan;
+}
+
+export function ledgerRow(tenant: Tenant, employeeId: string, principal: Principal, now: string, row: NewLedgerRow): Insertable<AbsenceRequestTable> {
+  return {
+    id: randomUUID(),
+    pbx_id: tenant.pbxId,
+    employee_id: employeeId,
+    company_id: row.contract?.company_id ?? null,
+    contract_id: row.contract?.id ?? null,
+    type: row.type,
+    sub_type: null,
+    status: 'pending',
+    start_day: row.period.start,
+    end_day: row.period.end,
+    starts_half_day: row.period.startsHalfDay ? 1 : 0,
+    ends_half_day: row.period.endsHalfDay ? 1 : 0,
+    start_time: row.period.startsHalfDay ? (row.startTime ?? null) : null,
+    end_time: row.period.endsHalfDay ? (row.endTime ?? null) : null,
+    requested_time: JSON.stringify(row.amounts.requestedTime),
+    working_days: row.amounts.workingDays,
+    total_seconds: row.amounts.totalSeconds,
+    workshift_seconds_per_day: row.amounts.workshiftSecondsPerDay,
+    comment: row.comment ?? null,
+    request_group_id: row.requestGroupId ?? null,
+    removal_of_id: null,
+    balance_debited: null,
+    created_by_user_id: principal.kind === 'user' ? principal.userId : null,
+    decided_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** For each working day of `days` already held by a live row of the employee: that row. */
+export function heldDays(live: AbsenceTableRow[], days: CalendarDay[]): Map<CalendarDay, AbsenceTableRow> {
+  const held = new Map<CalendarDay, AbsenceTableRow>();
+  for (const row of live) for (const day of Object.keys(requestedTimeOf(row))) if (days.includes(day) && !held.has(day)) held.set(day, row);
+  return held;
+}
+
+/**
+ * Inserts the rows and their validators' entries after locking the employee; `check` sees the
+ * employee's live rows over the rows' span and throws to refuse.
+ */
+export async function insertLedgerRows(
+  trx: Transaction<DB>,
+  dialect: DialectName,
+  tenant: Tenant,
+  employeeId: string,
+  rows: Array<{ row: Insertable<AbsenceRequestTable>; plan: ValidatorPlan }>,
+  check: (live: AbsenceTableRow[]) => void,
+): Promise<void> {
+  await lockEmployee(trx, dialect, tenant, employeeId);
+  const from = rows.reduce((min, { row }) => (row.start_day < min ? row.start_day : min), rows[0].row.start_day);
+  const to = rows.reduce((max, { row }) => (row.end_day > max ? row.end_day : max), rows[0].row.end_day);
+  check(await rowsOverlapping(trx, tenant, employeeId, from, to, LIVE_STATUSES));
+  await insertAbsenceRequests(
+    trx,
+    rows.map(({ row }) => row),
+  );
+  await insertValidators(
+    trx,
+    rows.flatMap(({ row, plan }) => validatorEntries(tenant, row.id, plan)),
+  );
+}
