@@ -32,6 +32,8 @@ interface ContractPlan {
   main?: boolean;
   compensatory?: number;
   homeOffice?: number | null;
+  /** Paid-leave days already taken this year (the balance is the company's yearly days x participation, less these). */
+  leaveTaken?: number;
 }
 
 interface PersonPlan {
@@ -60,7 +62,17 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           extId: 'A-1001',
           shift: 'Full time 40 h',
           contracts: [
-            { company: lu, department: 'Dispatch', start: '2021-03-01', end: null, participation: 1, title: 'Operations Manager', main: true, homeOffice: 20 },
+            {
+              company: lu,
+              department: 'Dispatch',
+              start: '2021-03-01',
+              end: null,
+              participation: 1,
+              title: 'Operations Manager',
+              main: true,
+              homeOffice: 20,
+              leaveTaken: 4,
+            },
           ],
         },
         {
@@ -77,6 +89,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               main: true,
               compensatory: 5400,
               homeOffice: 10,
+              leaveTaken: 2,
             },
           ],
         },
@@ -85,7 +98,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           shift: 'Full time 40 h',
           contracts: [
             { company: de, department: 'Warehouse', start: '2022-01-01', end: '2024-12-31', participation: 1, title: 'Warehouse Coordinator' },
-            { company: lu, department: 'Dispatch', start: '2025-01-01', end: null, participation: 1, title: 'Dispatcher', main: true },
+            { company: lu, department: 'Dispatch', start: '2025-01-01', end: null, participation: 1, title: 'Dispatcher', main: true, leaveTaken: 3 },
           ],
         },
         {
@@ -96,13 +109,24 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
         {
           extId: 'A-1005',
           shift: 'Full time 40 h',
-          contracts: [{ company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true }],
+          contracts: [
+            { company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true, leaveTaken: 5 },
+          ],
         },
         {
           extId: 'A-1006',
           shift: 'Part time 3 days',
           contracts: [
-            { company: lu, department: 'Customer Service', start: '2024-09-01', end: null, participation: 0.6, title: 'Customer Service Agent', main: true },
+            {
+              company: lu,
+              department: 'Customer Service',
+              start: '2024-09-01',
+              end: null,
+              participation: 0.6,
+              title: 'Customer Service Agent',
+              main: true,
+              leaveTaken: 1,
+            },
           ],
         },
       ],
@@ -115,7 +139,17 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           extId: 'B-2001',
           shift: 'Full time 40 h',
           contracts: [
-            { company: globex, department: 'Sales', start: '2020-01-01', end: null, participation: 1, title: 'Head of Sales', main: true, homeOffice: 20 },
+            {
+              company: globex,
+              department: 'Sales',
+              start: '2020-01-01',
+              end: null,
+              participation: 1,
+              title: 'Head of Sales',
+              main: true,
+              homeOffice: 20,
+              leaveTaken: 6,
+            },
           ],
         },
         {
@@ -131,6 +165,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               title: 'Support Agent',
               main: true,
               compensatory: 3600,
+              leaveTaken: 2,
             },
           ],
         },
@@ -139,7 +174,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           shift: 'Full time 40 h',
           contracts: [
             { company: globex, department: 'Sales', start: '2021-06-01', end: '2024-12-31', participation: 1, title: 'Sales Representative' },
-            { company: globex, department: 'Support', start: '2025-01-01', end: null, participation: 1, title: 'Support Lead', main: true },
+            { company: globex, department: 'Support', start: '2025-01-01', end: null, participation: 1, title: 'Support Lead', main: true, leaveTaken: 3 },
           ],
         },
         {
@@ -152,13 +187,24 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
         {
           extId: 'B-2005',
           shift: 'Part time 3 days',
-          contracts: [{ company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true }],
+          contracts: [
+            { company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true, leaveTaken: 0.5 },
+          ],
         },
       ],
       halfDay: { date: '2020-12-24', name: 'Heiligabend (Nachmittag frei)' },
       event: { company: globex, name: 'Betriebsausflug' },
     },
   };
+}
+
+/**
+ * The paid-leave days left on a contract: the company's yearly days for its share of full time, in
+ * half days, less what was taken; an ended contract was settled when it ended.
+ */
+function leaveBalance(contract: ContractPlan, legalHolidays: number, today: CalendarDay): number {
+  if (contract.end !== null && contract.end < today) return 0;
+  return Math.round(legalHolidays * contract.participation * 2) / 2 - (contract.leaveTaken ?? 0);
 }
 
 /** The second Friday of September of `year`: the company event's day. */
@@ -171,7 +217,7 @@ function secondFridayOfSeptember(year: number): CalendarDay {
 async function lookUp(ctx: AppContext, tenant: Tenant) {
   const [employees, companies, departments] = await Promise.all([
     ctx.db.selectFrom('employees').select(['id', 'ext_id']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
-    ctx.db.selectFrom('companies').select(['id', 'name']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
+    ctx.db.selectFrom('companies').select(['id', 'name', 'legal_holidays']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
     ctx.db.selectFrom('departments').select(['id', 'name', 'company_id']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
   ]);
   const missing = (what: string) =>
@@ -182,10 +228,10 @@ async function lookUp(ctx: AppContext, tenant: Tenant) {
       if (!id) throw missing(`employee with ext_id ${extId}`);
       return id;
     },
-    company(name: string): string {
-      const id = companies.find((row) => row.name === name)?.id;
-      if (!id) throw missing(`company named ${name}`);
-      return id;
+    company(name: string): { id: string; legalHolidays: number } {
+      const row = companies.find((company) => company.name === name);
+      if (!row) throw missing(`company named ${name}`);
+      return { id: row.id, legalHolidays: row.legal_holidays };
     },
     department(name: string, companyId: string): string {
       const id = departments.find((row) => row.name === name && (row.company_id === companyId || row.company_id === null))?.id;
@@ -199,7 +245,8 @@ async function lookUp(ctx: AppContext, tenant: Tenant) {
 export const seedWorkforceTime: DemoSeeder = async (ctx, demo) => {
   const tenant: Tenant = { pbxId: demo.pbxId };
   const pbx = await ctx.db.selectFrom('pbxes').select(['name', 'timezone']).where('id', '=', demo.pbxId).executeTakeFirstOrThrow();
-  const thisYear = yearOf(todayIn(pbx.timezone, ctx.clock));
+  const today = todayIn(pbx.timezone, ctx.clock);
+  const thisYear = yearOf(today);
   const plan = plans(thisYear)[pbx.name];
   if (!plan) throw new Error(`seedWorkforceTime: no workforce plan for the demo tenant ${pbx.name}`);
   // Every person, company and department is found before anything is written.
@@ -208,11 +255,16 @@ export const seedWorkforceTime: DemoSeeder = async (ctx, demo) => {
     ...person,
     employeeId: find.employee(person.extId),
     contracts: person.contracts.map((contract) => {
-      const companyId = find.company(contract.company);
-      return { ...contract, companyId, departmentId: find.department(contract.department, companyId) };
+      const company = find.company(contract.company);
+      return {
+        ...contract,
+        companyId: company.id,
+        departmentId: find.department(contract.department, company.id),
+        leaveBalance: leaveBalance(contract, company.legalHolidays, today),
+      };
     }),
   }));
-  const eventCompanyId = find.company(plan.event.company);
+  const eventCompanyId = find.company(plan.event.company).id;
 
   const shiftsService = new WorkShiftsService(ctx);
   const shiftIds = {} as Record<ShiftName, string>;
@@ -234,6 +286,7 @@ export const seedWorkforceTime: DemoSeeder = async (ctx, demo) => {
         main_company: contract.main ?? false,
         compensatory_balance: contract.compensatory ?? 0,
         ho_balance: contract.homeOffice ?? null,
+        leave_balance: contract.leaveBalance,
         title: contract.title,
       });
       if (contract.main) mainContract = created.id;

@@ -62,6 +62,12 @@ describe('workforce demo seed', () => {
     ]);
     const byExt = new Map(employees.map((e) => [e.ext_id, e]));
     expect(acme.samples.employee).toBe(byExt.get('A-1002')!.id);
+    // Each department names its head as validator: Anna for Dispatch and Customer Service, Marie for the warehouse.
+    expect(departments.map((d: { name: string; validator_ids: string[] }) => [d.name, d.validator_ids])).toEqual([
+      ['Customer Service', [byExt.get('A-1001')!.id]],
+      ['Dispatch', [byExt.get('A-1001')!.id]],
+      ['Warehouse', [byExt.get('A-1003')!.id]],
+    ]);
     // The seed JSON's users carry their employee: the admin Anna, then Luc and Marie.
     expect(acme.users.map((u) => u.employee_id)).toEqual(['A-1001', 'A-1002', 'A-1003'].map((ext) => byExt.get(ext)!.id));
     expect(['A-1001', 'A-1002', 'A-1003'].map((ext) => byExt.get(ext)!.user_id)).toEqual(acme.users.map((u) => u.id));
@@ -106,6 +112,8 @@ describe('workforce demo seed', () => {
       ['B-2005', 'Nina Wolf', false],
     ]);
     expect(globex.samples.employee).toBe(employees[1].id);
+    // Greta heads Sales; Support has two validators, its lead Lena first, then Greta.
+    expect(departments.map((d: { validator_ids: string[] }) => d.validator_ids)).toEqual([[employees[0].id], [employees[2].id, employees[0].id]]);
     expect(globex.users.map((u) => u.employee_id)).toEqual(employees.slice(0, 3).map((e) => e.id));
     // Each tenant sees only its own organisation.
     const acme = tenants.find((tenant) => tenant.name === 'Acme Logistics S.à r.l.')!;

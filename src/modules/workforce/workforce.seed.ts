@@ -7,8 +7,8 @@ import { EmployeesService } from './employees/employees.service.js';
 
 interface OrganisationPlan {
   companies: CreateCompanyInput[];
-  /** Department name and the name of its company. */
-  departments: Array<[string, string]>;
+  /** Department name, the name of its company, and the ext_ids of its validators in order (the head first). */
+  departments: Array<[string, string, string[]]>;
   /** ext_id, first and last name, and the local part of the linked user's e-mail (null: no user). */
   employees: Array<[string, string, string, string | null]>;
   /** Which rows the seed JSON publishes under `samples`. */
@@ -44,9 +44,10 @@ const PLANS: Record<string, OrganisationPlan> = {
       },
     ],
     departments: [
-      ['Dispatch', 'Acme Logistics S.\u00e0 r.l.'],
-      ['Customer Service', 'Acme Logistics S.\u00e0 r.l.'],
-      ['Warehouse', 'Acme Logistik GmbH'],
+      // Anna, the operations manager, heads Dispatch and Customer Service; Marie, who coordinated the warehouse, decides there.
+      ['Dispatch', 'Acme Logistics S.\u00e0 r.l.', ['A-1001']],
+      ['Customer Service', 'Acme Logistics S.\u00e0 r.l.', ['A-1001']],
+      ['Warehouse', 'Acme Logistik GmbH', ['A-1003']],
     ],
     employees: [
       ['A-1001', 'Anna', 'Schmit', 'anna.schmit'],
@@ -72,8 +73,9 @@ const PLANS: Record<string, OrganisationPlan> = {
       },
     ],
     departments: [
-      ['Sales', 'Globex Handels GmbH'],
-      ['Support', 'Globex Handels GmbH'],
+      // Greta heads Sales; Support has two: Lena, its lead, then Greta.
+      ['Sales', 'Globex Handels GmbH', ['B-2001']],
+      ['Support', 'Globex Handels GmbH', ['B-2003', 'B-2001']],
     ],
     employees: [
       ['B-2001', 'Greta', 'Vogel', 'greta.vogel'],
@@ -87,7 +89,7 @@ const PLANS: Record<string, OrganisationPlan> = {
 };
 
 /**
- * Companies, departments and employees of a demo tenant, created through the services the API
+ * Companies, employees and departments (with their validators) of a demo tenant, created through the services the API
  * uses, each demo user (the disabled one too) linked to its employee. A tenant outside the plan
  * gets none.
  */
@@ -101,12 +103,6 @@ export const seedOrganisation: DemoSeeder = async (ctx, demo) => {
   const companyIds = new Map<string, string>();
   for (const company of plan.companies) companyIds.set(company.company, (await companies.create(tenant, company)).id);
 
-  const departments = new DepartmentsService(ctx);
-  const departmentIds = new Map<string, string>();
-  for (const [name, company] of plan.departments) {
-    departmentIds.set(name, (await departments.create(tenant, { name, company_id: companyIds.get(company) ?? null })).id);
-  }
-
   const employees = new EmployeesService(ctx);
   const order = await employees.nameOrder(tenant);
   const users = await userIdsByEmail(
@@ -119,6 +115,18 @@ export const seedOrganisation: DemoSeeder = async (ctx, demo) => {
     const userId = user ? (users.get(`${user}@${domain}`) ?? null) : null;
     const employee = await employees.create(tenant, order, { ext_id: extId, first_name: firstName, last_name: lastName, user_id: userId });
     employeeIds.set(extId, employee.id);
+  }
+
+  // Departments come after the people, who are their validators.
+  const departments = new DepartmentsService(ctx);
+  const departmentIds = new Map<string, string>();
+  for (const [name, company, validators] of plan.departments) {
+    const validatorIds = validators.map((extId) => {
+      const id = employeeIds.get(extId);
+      if (!id) throw new Error(`seedOrganisation: no employee ${extId} to validate ${name}`);
+      return id;
+    });
+    departmentIds.set(name, (await departments.create(tenant, { name, company_id: companyIds.get(company) ?? null, validator_ids: validatorIds })).id);
   }
 
   return {

@@ -4,6 +4,9 @@ import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
 import { Day, TrashedFilter } from '../shared/schemas.js';
 import { ContractCompanySchema } from '../companies/company-view.js';
 
+const LEAVE_BALANCE =
+  'Paid-leave days left on this contract. Approving a legal absence debits it by the request\u2019s working_days; an approved removal credits them back. Not in the contract\u2019s list of fields: an addition.';
+
 /** The contract's user company: one employee-company contract. */
 export const UserCompany = Type.Object(
   {
@@ -22,6 +25,7 @@ export const UserCompany = Type.Object(
     }),
     compensatory_balance: Type.Integer({ description: 'Seconds; never null.' }),
     ho_balance: Nullable(Type.Number()),
+    leave_balance: Type.Number({ description: LEAVE_BALANCE + ' Never null.', examples: [21.5] }),
     title: Nullable(Type.String({ description: 'Job title.' })),
     department_id: Nullable(Uuid()),
     delete_date: Nullable(DateTime({ description: 'When the contract was soft-deleted; null while it is live.' })),
@@ -48,6 +52,7 @@ const fields = {
   main_company: Type.Optional(MainCompanyInput),
   compensatory_balance: Type.Optional(Type.Integer({ minimum: -2147483648, maximum: 2147483647, description: 'Seconds (default 0).' })),
   ho_balance: Type.Optional(Nullable(Type.Number())),
+  leave_balance: Type.Optional(Type.Number({ description: LEAVE_BALANCE + ' Days, any number, negative included (default 0).' })),
   title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 };
 

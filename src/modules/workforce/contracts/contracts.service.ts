@@ -62,6 +62,7 @@ export class ContractsService {
       main_company: row.main_company === 1 ? 1 : 0,
       compensatory_balance: row.compensatory_balance,
       ho_balance: row.ho_balance,
+      leave_balance: row.leave_balance,
       title: row.title,
       department_id: row.department_id,
       delete_date: row.deleted_at,
@@ -193,6 +194,7 @@ export class ContractsService {
     if (body.contract_start !== undefined) fields.contract_start = body.contract_start;
     if (body.contract_end !== undefined) fields.contract_end = body.contract_end;
     if (body.ho_balance !== undefined) fields.ho_balance = body.ho_balance;
+    if (body.leave_balance !== undefined) fields.leave_balance = body.leave_balance;
     if (body.title !== undefined) fields.title = body.title;
     return fields;
   }

@@ -40,6 +40,7 @@ describe('user companies (employee-company contracts)', () => {
         participation: 0.5,
         compensatory_balance: 5400,
         ho_balance: 12.5,
+        leave_balance: 10.5,
         title: 'Dispatcher',
       });
       future = await addContract(s, { contract_start: '2027-01-01', contract_end: '2027-12-31' });
@@ -61,6 +62,7 @@ describe('user companies (employee-company contracts)', () => {
         main_company: 1,
         compensatory_balance: 5400,
         ho_balance: 12.5,
+        leave_balance: 10.5,
         title: 'Dispatcher',
         department_id: s.department.id,
         delete_date: null,
@@ -86,6 +88,7 @@ describe('user companies (employee-company contracts)', () => {
         participation: null,
         title: null,
         compensatory_balance: 0,
+        leave_balance: 0,
       });
       expect(body.data[0].company).toEqual({
         id: null,
@@ -297,6 +300,25 @@ describe('user companies (employee-company contracts)', () => {
       expect((await call('POST', `${one(id)}/restore`, s.admin.token)).statusCode).toBe(404);
     });
 
+    it('keeps leave_balance: 0 by default, set on create, changed by PATCH (negative and fractional too), kept when not sent', async () => {
+      const fresh = await addContract(s, { contract_start: '2026-01-01' });
+      expect((await call('GET', one(fresh), s.admin.token)).json().data.leave_balance).toBe(0);
+
+      const id = await addContract(s, { contract_start: '2026-01-01', leave_balance: 26 });
+      expect((await call('GET', one(id), s.admin.token)).json().data.leave_balance).toBe(26);
+      const overdrawn = await call('PATCH', one(id), s.admin.token, { leave_balance: -1.5 });
+      expect(overdrawn.statusCode).toBe(200);
+      expect(overdrawn.json().data.leave_balance).toBe(-1.5);
+      expect((await call('PATCH', one(id), s.admin.token, { title: 'Driver' })).json().data).toMatchObject({ title: 'Driver', leave_balance: -1.5 });
+      expect((await call('PATCH', one(id), s.admin.token, { leave_balance: 12.25 })).json().data.leave_balance).toBe(12.25);
+      // The employee reads it in the list.
+      const listed = (await call('GET', contractsUrl(s), s.worker.token)).json().data.find((row: { id: string }) => row.id === id);
+      expect(listed.leave_balance).toBe(12.25);
+      const refused = await call('PATCH', one(id), s.admin.token, { leave_balance: null });
+      expect(refused.statusCode).toBe(422);
+      expect(Object.keys(refused.json().errors)).toEqual(['leave_balance']);
+    });
+
     it('keeps at most one stored main contract per employee', async () => {
       const e = await createEmployee(t.ctx, s.tenant);
       const a = await addContract(s, { contract_start: '2024-01-01', main_company: true }, e.id);
@@ -330,6 +352,8 @@ describe('user companies (employee-company contracts)', () => {
         [{ contract_start: '2026-01-01', compensatory_balance: 1.5 }, ['compensatory_balance']],
         [{ contract_start: '2026-01-01', compensatory_balance: null }, ['compensatory_balance']],
         [{ contract_start: '2026-01-01', ho_balance: 'many' }, ['ho_balance']],
+        [{ contract_start: '2026-01-01', leave_balance: 'many' }, ['leave_balance']],
+        [{ contract_start: '2026-01-01', leave_balance: null }, ['leave_balance']],
         [{ contract_start: '2026-01-01', employee_id: s.colleagueEmployee.id }, ['employee_id']],
       ];
       for (const [body, fields] of cases) {

@@ -57,3 +57,47 @@ export async function insertDepartment(db: Db, row: Insertable<DepartmentTable>)
 export async function updateDepartment(db: Db, tenant: Tenant, id: string, changes: Updateable<DepartmentTable>): Promise<void> {
   await db.updateTable('departments').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
+
+/**
+ * The validators of each department, live employees only, in position order: one query for a
+ * page of departments. A department without any is missing from the map.
+ */
+export async function validatorIdsByDepartment(db: Db, tenant: Tenant, departmentIds: readonly string[]): Promise<Map<string, string[]>> {
+  const map = new Map<string, string[]>();
+  if (departmentIds.length === 0) return map;
+  const rows = await db
+    .selectFrom('department_validators')
+    .innerJoin('employees', 'employees.id', 'department_validators.employee_id')
+    .select(['department_validators.department_id', 'department_validators.employee_id'])
+    .where('department_validators.pbx_id', '=', tenant.pbxId)
+    .where('department_validators.department_id', 'in', [...new Set(departmentIds)])
+    .where('employees.pbx_id', '=', tenant.pbxId)
+    .where('employees.deleted_at', 'is', null)
+    .orderBy('department_validators.position')
+    .execute();
+  for (const row of rows) {
+    const ids = map.get(row.department_id);
+    if (ids) ids.push(row.employee_id);
+    else map.set(row.department_id, [row.employee_id]);
+  }
+  return map;
+}
+
+/**
+ * Who decides the requests of a department's employees, in order: its validators that are live
+ * employees of the tenant ([] for none, then any administrator decides). The absence requests
+ * snapshot this when a request is created.
+ */
+export async function departmentValidatorIds(db: Db, tenant: Tenant, departmentId: string): Promise<string[]> {
+  return (await validatorIdsByDepartment(db, tenant, [departmentId])).get(departmentId) ?? [];
+}
+
+/** Replaces a department's validators with `employeeIds`, each at its index as position. */
+export async function replaceDepartmentValidators(db: Db, tenant: Tenant, departmentId: string, employeeIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('department_validators').where('department_id', '=', departmentId).where('pbx_id', '=', tenant.pbxId).execute();
+  if (employeeIds.length === 0) return;
+  await db
+    .insertInto('department_validators')
+    .values(employeeIds.map((employeeId, position) => ({ department_id: departmentId, employee_id: employeeId, pbx_id: tenant.pbxId, position })))
+    .execute();
+}

@@ -31,7 +31,7 @@ export async function departmentRoutes(app: FastifyInstance, { ctx }: { ctx: App
     operationId: 'listDepartments',
     summary: 'Departments of the PBX',
     description:
-      'Any user of the PBX and its PBX API key. `search` matches the name; `filter[company_id]`; `filter[trashed]` (without, with, only); `include=company` embeds the company. Sorted by name unless `sort` says otherwise.',
+      'Any user of the PBX and its PBX API key. `search` matches the name; `filter[company_id]`; `filter[trashed]` (without, with, only); `include=company` embeds the company. Each department shows its `validator_ids`. Sorted by name unless `sort` says otherwise.',
     params: DepartmentsParams,
     querystring: DepartmentListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
@@ -43,7 +43,7 @@ export async function departmentRoutes(app: FastifyInstance, { ctx }: { ctx: App
     operationId: 'createDepartment',
     summary: 'Create a department',
     description:
-      'Administrators and the PBX API key. `company_id` must be a live company of the PBX (or null): anything else, another tenant\u2019s company included, is 422. The answer embeds the company.',
+      'Administrators and the PBX API key. `company_id` must be a live company of the PBX (or null): anything else, another tenant\u2019s company included, is 422. `validator_ids` (optional, default none): the employees who decide the requests of the department\u2019s employees, in order; each a live employee of the PBX, listed once (422 on `validator_ids.<index>` otherwise), at most 10. The answer embeds the company.',
     params: DepartmentsParams,
     body: CreateDepartmentBody,
     include: ['company'],
@@ -61,9 +61,9 @@ export async function departmentRoutes(app: FastifyInstance, { ctx }: { ctx: App
   departments.update('/:pbx_id/departments/:department', {
     auth: MANAGE,
     operationId: 'updateDepartment',
-    summary: 'Rename a department or move it to another company (only the fields sent)',
+    summary: 'Rename a department, move it to another company or set its validators (only the fields sent)',
     description:
-      'Administrators and the PBX API key. A new `company_id` must be a live company of the PBX (422 otherwise); null detaches it. The answer embeds the company.',
+      'Administrators and the PBX API key. A new `company_id` must be a live company of the PBX (422 otherwise); null detaches it. `validator_ids`, when sent, replaces the whole list in the order given ([] clears it); each must be a live employee of the PBX, listed once (422 on `validator_ids.<index>` otherwise). The answer embeds the company.',
     params: DepartmentParams,
     body: UpdateDepartmentBody,
     include: ['company'],

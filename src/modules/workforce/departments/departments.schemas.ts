@@ -7,11 +7,20 @@ import { Company } from '../companies/company-view.js';
 
 export const DEPARTMENT_INCLUDES = ['company'] as const;
 
+/** At most this many validators per department. */
+export const MAX_VALIDATORS = 10;
+
+const VALIDATORS_ROLE =
+  "The department's validators: each of them decides (approves or rejects) the absence and home-office requests of the department's employees (those whose contract names this department); with none, any administrator of the PBX decides.";
+
 export const Department = Type.Object(
   {
     id: Uuid(),
     name: Type.String({ examples: ['Dispatch'] }),
     company_id: Nullable(Uuid({ description: 'The company the department belongs to; null for none.' })),
+    validator_ids: Type.Array(Uuid(), {
+      description: `${VALIDATORS_ROLE} Employee ids in the department's order; empty when none. A soft-deleted employee is left out while deleted.`,
+    }),
     company: Type.Optional(
       Nullable(Embedded(Company), { description: 'With include=company: the company (a soft-deleted one shows its delete_date); null when none.' }),
     ),
@@ -26,8 +35,12 @@ export type DepartmentView = Static<typeof Department>;
 const Fields = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 255 }),
   company_id: Nullable(Uuid({ description: 'A live company of the PBX, or null; anything else is 422.' })),
+  validator_ids: Type.Array(Uuid(), {
+    maxItems: MAX_VALIDATORS,
+    description: `${VALIDATORS_ROLE} Live employees of the PBX, each at most once, in order (at most ${MAX_VALIDATORS}); [] for none. On update it replaces the whole list when sent. An unknown, deleted or other tenant's employee, or one listed twice, is 422 on \`validator_ids.<index>\`.`,
+  }),
 });
-export const CreateDepartmentBody = Type.Composite([Type.Pick(Fields, ['name']), Type.Partial(Type.Pick(Fields, ['company_id']))], {
+export const CreateDepartmentBody = Type.Composite([Type.Pick(Fields, ['name']), Type.Partial(Type.Pick(Fields, ['company_id', 'validator_ids']))], {
   additionalProperties: false,
 });
 export const UpdateDepartmentBody = Type.Partial(Fields, { additionalProperties: false });

@@ -138,3 +138,16 @@ export async function liveEmployeeId(db: Db, tenant: Tenant, employeeId: string 
     .executeTakeFirst();
   return row?.id ?? null;
 }
+
+/** Which of `ids` are live employees of the tenant (one query). */
+export async function liveEmployeeIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('employees')
+    .select('id')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', 'in', [...new Set(ids)])
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
