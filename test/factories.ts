@@ -40,7 +40,8 @@ export async function createTenant(
  * them exactly as it verifies production hashes. Users created through the API and the CLI get
  * the production cost.
  */
-const FIXTURE_SCRYPT_COST = 1024;
+/** Fixture users need not resist guessing: the cheapest argon2id there is (8 KiB, one pass). */
+const FIXTURE_PASSWORD_COST = { memoryCost: 8, timeCost: 1, parallelism: 1 };
 
 export interface TestUser {
   id: string;
@@ -71,7 +72,7 @@ export async function createUser(
   if (stored)
     await ctx.db
       .updateTable('users')
-      .set({ password_hash: await hashPassword(stored, FIXTURE_SCRYPT_COST) })
+      .set({ password_hash: await hashPassword(stored, FIXTURE_PASSWORD_COST) })
       .where('id', '=', user.id)
       .execute();
   const token = await issueUserToken(ctx.db, ctx.clock, user, { name: 'test', ttlSeconds: 3600 });

@@ -2,6 +2,7 @@ import * as nodeCrypto from 'node:crypto';
 import { createCipheriv, createDecipheriv, createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 import { promisify } from 'node:util';
+import { Algorithm, hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, keylen: number, options: object) => Promise<Buffer>;
 
@@ -69,27 +70,53 @@ export function tokenHint(token: string): string {
   return `${token.slice(0, 9)}…${token.slice(-4)}`;
 }
 
-const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
-
 /**
- * A scrypt hash that names its own parameters, so verifyPassword() checks it whatever they were.
- * `cost` (scrypt's N) is for test fixtures only, which make hundreds of users a run.
+ * Passwords are hashed with argon2id at OWASP's first recommended setting (19 MiB, 2 passes,
+ * 1 lane). `@node-rs/argon2` ships prebuilt binaries in its npm packages, so installs need no
+ * toolchain. Hashes made before (scrypt, `scrypt$N$r$p$salt$hash`) still verify, and a login
+ * replaces them (see needsRehash).
  */
-export async function hashPassword(password: string, cost = SCRYPT.N): Promise<string> {
-  const salt = randomBytes(16);
-  const hash = await scryptAsync(password, salt, SCRYPT.keylen, { N: cost, r: SCRYPT.r, p: SCRYPT.p });
-  return `scrypt$${cost}$${SCRYPT.r}$${SCRYPT.p}$${salt.toString('base64')}$${hash.toString('base64')}`;
+export const ARGON2 = { memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+export type Argon2Cost = { memoryCost: number; timeCost: number; parallelism: number };
+
+/** `cost` is for test fixtures only, which make hundreds of users a run. */
+export async function hashPassword(password: string, cost: Argon2Cost = ARGON2): Promise<string> {
+  return argon2Hash(password, { algorithm: Algorithm.Argon2id, ...cost });
 }
 
 /** A fixed hash to verify against when the account does not exist, so timing does not reveal it. */
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
+let dummyHash: Promise<string> | undefined;
+
+const SCRYPT_LEGACY = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([^$]+)\$([^$]+)$/;
+
+async function verifyLegacyScrypt(password: string, stored: string): Promise<boolean> {
+  const [, n, r, p, salt, hash] = SCRYPT_LEGACY.exec(stored) ?? [];
+  if (!salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: 256 * 1024 * 1024,
+  });
+  return timingSafeEqual(actual, expected);
+}
 
 export async function verifyPassword(password: string, stored: string | null): Promise<boolean> {
-  const [scheme, n, r, p, salt, hash] = (stored ?? DUMMY_HASH).split('$');
-  if (scheme !== 'scrypt' || !salt || !hash) return false;
-  const expected = Buffer.from(hash, 'base64');
-  const actual = await scryptAsync(password, Buffer.from(salt, 'base64'), expected.length, { N: Number(n), r: Number(r), p: Number(p) });
-  return timingSafeEqual(actual, expected) && stored !== null;
+  if (stored === null) {
+    await argon2Verify(await (dummyHash ??= hashPassword('no account has this password')), password).catch(() => false);
+    return false;
+  }
+  if (stored.startsWith('scrypt$')) return verifyLegacyScrypt(password, stored);
+  if (!stored.startsWith('$argon2')) return false;
+  return argon2Verify(stored, password).catch(() => false);
+}
+
+/** A stored hash a successful login should replace: an older scheme, or argon2 below today's setting. */
+export function needsRehash(stored: string): boolean {
+  const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$/.exec(stored);
+  if (!match) return true;
+  return Number(match[1]) < ARGON2.memoryCost || Number(match[2]) < ARGON2.timeCost;
 }
 
 /** A numeric one-time code of the given length. */

@@ -11,6 +11,14 @@ export function findUserByEmail(db: Kysely<DB>, email: string) {
     .executeTakeFirst();
 }
 
+/**
+ * Replaces a password hash made under an older scheme, only if it is still the one verified (a
+ * password changed meanwhile is kept).
+ */
+export async function replacePasswordHash(db: Kysely<DB>, userId: string, verified: string, replacement: string): Promise<void> {
+  await db.updateTable('users').set({ password_hash: replacement }).where('id', '=', userId).where('password_hash', '=', verified).execute();
+}
+
 export function findUserById(db: Kysely<DB>, id: string) {
   return db
     .selectFrom('users')

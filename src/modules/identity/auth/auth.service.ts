@@ -2,7 +2,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { MailMessage } from '../../../platform/mail/mailer.js';
-import { oneTimeCode, sha256, verifyPassword } from '../../../platform/crypto.js';
+import { hashPassword, needsRehash, oneTimeCode, sha256, verifyPassword } from '../../../platform/crypto.js';
 import { issueUserToken, revokeUserToken } from '../../../platform/auth/tokens.js';
 import { throttle } from '../../../platform/throttle.js';
 import {
@@ -13,6 +13,7 @@ import {
   findUserById,
   insertOneTimeSecret,
   latestOpenSecret,
+  replacePasswordHash,
   retireOpenSecrets,
 } from './auth.queries.js';
 
@@ -59,6 +60,9 @@ export class AuthService {
     const valid = await verifyPassword(password, user?.password_hash ?? null);
     if (!user || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
     if (user.status !== 'active') throw new Forbidden(DISABLED);
+    // The one moment the password is known: a hash of an older scheme (scrypt) becomes argon2id.
+    if (user.password_hash && needsRehash(user.password_hash))
+      await replacePasswordHash(this.ctx.db, user.id, user.password_hash, await hashPassword(password));
     return this.issue(user, 'login');
   }
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
+import { scryptSync } from 'node:crypto';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createKey, createUser } from '../../../../test/factories.js';
 
@@ -29,6 +30,20 @@ describe('password login, logout and tokens', () => {
     const out = await t.app.inject({ method: 'POST', url: '/api/v1/logout', headers: bearer(body.data.token) });
     expect(out.statusCode).toBe(200);
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(body.data.token) })).statusCode).toBe(401);
+  });
+
+  it('accepts a password hashed with scrypt before argon2id, and replaces that hash on the first successful login only', async () => {
+    const user = await createUser(t.ctx);
+    const salt = Buffer.alloc(16, 3);
+    const legacy = `scrypt$16384$8$1$${salt.toString('base64')}$${scryptSync(user.password, salt, 32, { N: 16384, r: 8, p: 1 }).toString('base64')}`;
+    await t.ctx.db.updateTable('users').set({ password_hash: legacy }).where('id', '=', user.id).execute();
+    const stored = () => t.ctx.db.selectFrom('users').select('password_hash').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect((await login(t, user.email, 'not-the-password', '10.0.0.9')).statusCode).toBe(401);
+    expect((await stored()).password_hash).toBe(legacy);
+    expect((await login(t, user.email, user.password, '10.0.0.9')).statusCode).toBe(200);
+    expect((await stored()).password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    // The new hash verifies the same password.
+    expect((await login(t, user.email, user.password, '10.0.0.9')).statusCode).toBe(200);
   });
 
   it('401 {error} for a wrong password or unknown e-mail, 403 for a disabled account, 422 for bad input', async () => {
