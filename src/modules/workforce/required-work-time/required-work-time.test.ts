@@ -206,7 +206,7 @@ describe('required work time', () => {
   });
 
   describe('approved absences (the ledger)', () => {
-    it('the ledger has nothing approved yet: no absence table exists', async () => {
+    it('an employee without absence requests has nothing approved', async () => {
       const s = await createWorkforceTenant(t.ctx);
       expect(await approvedAbsenceSeconds(t.ctx.db, s.tenant, s.employee.id, '2026-01-01', '2026-12-31')).toEqual(new Map());
     });
@@ -235,6 +235,63 @@ describe('required work time', () => {
         '2026-03-08': 0,
       });
       expect(asked).toEqual([[s.tenant.pbxId, s.employee.id, '2026-03-02', '2026-03-08']]);
+    });
+
+    it('the real ledger: accepted absences (half days too) and those being taken back reduce it; pending, home office, removed, rejected and canceled do not', async () => {
+      const s = await fullTimer();
+      const pbx = `/${s.tenant.pbxId}`;
+      const asked = async (body: Record<string, unknown>) => {
+        const response = await call('POST', `${pbx}/user/${s.employee.id}/absence-requests`, s.worker.token, body);
+        expect(response.statusCode, response.body).toBe(201);
+        return response.json<{ data: { id: string } }>().data.id;
+      };
+      const moved = async (id: string, move: string, token = s.admin.token) => {
+        const response = await call('POST', `${pbx}/absence-requests/${id}/${move}`, token);
+        expect(response.statusCode, response.body).toBe(move === 'removal' ? 201 : 200);
+        return response.json<{ data: { id: string } }>().data.id;
+      };
+      const day = (type: string, date: string, extra: Record<string, unknown> = {}) => asked({ type, start: date, end: date, ...extra });
+
+      await moved(await day('legal', '2026-04-13'), 'approve');
+      await moved(await day('legal', '2026-04-14', { starts_half_day: true }), 'approve');
+      await day('legal', '2026-04-15'); // pending
+      const homeOffice = await call('POST', `${pbx}/user/${s.employee.id}/home-office-requests`, s.worker.token, { dates: ['2026-04-16'] });
+      expect(homeOffice.statusCode, homeOffice.body).toBe(201);
+      await moved(homeOffice.json<{ data: Array<{ id: string }> }>().data[0].id, 'approve');
+      // Accepted, with a removal pending: still away.
+      await moved(await moved(await day('illness', '2026-04-17'), 'approve'), 'removal', s.worker.token);
+      // Accepted, then removed (its accepted removal row holds no days either).
+      const removal = await moved(await moved(await day('special', '2026-04-20'), 'approve'), 'removal', s.worker.token);
+      await moved(removal, 'approve');
+      await moved(await day('legal', '2026-04-21'), 'reject');
+      await moved(await day('overtime_balance', '2026-04-22', { ends_half_day: true }), 'approve');
+      await moved(await day('legal', '2026-04-23'), 'cancel', s.worker.token);
+
+      expect(await required(s, '2026-04-13', '2026-04-24')).toEqual({
+        '2026-04-13': 0, // accepted legal absence
+        '2026-04-14': 14400, // accepted afternoon off
+        '2026-04-15': 28800, // pending
+        '2026-04-16': 28800, // home office is work
+        '2026-04-17': 0, // pending_removal still counts
+        '2026-04-18': 0,
+        '2026-04-19': 0,
+        '2026-04-20': 28800, // removed
+        '2026-04-21': 28800, // rejected
+        '2026-04-22': 14400, // half a day off against overtime
+        '2026-04-23': 28800, // canceled
+        '2026-04-24': 28800,
+      });
+      // The ledger itself, over part of the range: only the days it reduces.
+      expect(await approvedAbsenceSeconds(t.ctx.db, s.tenant, s.employee.id, '2026-04-14', '2026-04-22')).toEqual(
+        new Map([
+          ['2026-04-14', 14400],
+          ['2026-04-17', 28800],
+          ['2026-04-22', 14400],
+        ]),
+      );
+      // Another tenant's employee with the same days is untouched.
+      const other = await fullTimer();
+      expect((await required(other, '2026-04-13', '2026-04-13'))['2026-04-13']).toBe(28800);
     });
   });
 });
