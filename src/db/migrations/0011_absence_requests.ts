@@ -44,6 +44,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('ends_half_day', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('start_time', 'varchar(5)')
     .addColumn('end_time', 'varchar(5)')
+    // A single half day's half: morning or afternoon (null: a window given by both hours, or not a single half day).
+    .addColumn('half_day_part', 'varchar(9)')
     // JSON: date -> seconds, working days only.
     .addColumn('requested_time', 'text', (c) => c.notNull())
     .addColumn('working_days', 'double precision', (c) => c.notNull())

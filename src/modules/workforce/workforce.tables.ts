@@ -148,6 +148,8 @@ export interface AbsenceRequestTable {
   /** HH:MM as the request gave it; null = the tenant's half-day split. */
   start_time: string | null;
   end_time: string | null;
+  /** Which half a single half day takes (both flags are true on it); null otherwise or when both hours are given. */
+  half_day_part: 'morning' | 'afternoon' | null;
   /** JSON object: working day -> seconds taken. */
   requested_time: string;
   working_days: number;

@@ -179,6 +179,7 @@ export class AbsenceMovesService {
         contract: undefined,
         startTime: row.start_time,
         endTime: row.end_time,
+        halfDayPart: row.half_day_part,
         comment: row.comment,
         requestGroupId: row.request_group_id,
         plan,

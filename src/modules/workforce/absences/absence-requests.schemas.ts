@@ -87,8 +87,14 @@ export const AbsenceRequest = Type.Object(
     is_half_day: Type.Boolean({ description: 'starts_half_day or ends_half_day.' }),
     starts_half_day: Type.Boolean({ description: 'Only the second half of the first day is taken (on a single day, both flags are true).' }),
     ends_half_day: Type.Boolean({ description: 'Only the first half of the last day is taken (on a single day, both flags are true).' }),
-    start_time: Nullable(HourMinute("On a half-day start: the request's time, else the tenant's half_day_split (default 12:00).")),
-    end_time: Nullable(HourMinute("On a half-day end: the request's time, else the tenant's half_day_split (default 12:00).")),
+    start_time: Nullable(
+      HourMinute("On a half-day start: the request's time, else the tenant's half_day_split (default 12:00). A single half day in the morning has none."),
+    ),
+    end_time: Nullable(
+      HourMinute(
+        "On a half-day end: the request's time, else the tenant's half_day_split (default 12:00); when the employee is back. A single half day in the afternoon has none.",
+      ),
+    ),
     working_day_details: Type.Array(WorkingDayDetail, { description: 'Working days only, ascending by date.' }),
     comment: Nullable(Type.String()),
     accepted_by: Type.Array(
@@ -119,10 +125,16 @@ export const CreateAbsenceBody = Type.Object(
     type: StringEnum(PERIOD_TYPES, { description: 'legal (paid leave), illness, special (special leave) or overtime_balance (time off against overtime).' }),
     start: Day('The first day.'),
     end: Day(`The last day (inclusive), on or after start; at most ${MAX_PERIOD_DAYS} days counting both ends.`),
-    starts_half_day: Type.Optional(Type.Boolean({ description: 'Only the second half of the first day.' })),
-    ends_half_day: Type.Optional(Type.Boolean({ description: 'Only the first half of the last day.' })),
-    start_time: Type.Optional(Nullable(HourMinute("When a half-day start begins; default the tenant's half_day_split."))),
-    end_time: Type.Optional(Nullable(HourMinute("When a half-day end ends; default the tenant's half_day_split."))),
+    starts_half_day: Type.Optional(
+      Type.Boolean({ description: 'Only the second half of the first day (on a single day: the afternoon, unless end_time says otherwise).' }),
+    ),
+    ends_half_day: Type.Optional(Type.Boolean({ description: 'Only the first half of the last day (on a single day: the morning).' })),
+    start_time: Type.Optional(
+      Nullable(HourMinute("When a half-day start begins (a single day: sent alone, the afternoon off from then); default the tenant's half_day_split.")),
+    ),
+    end_time: Type.Optional(
+      Nullable(HourMinute("When a half-day end ends (a single day: sent alone, the morning off until then); default the tenant's half_day_split.")),
+    ),
     comment: Type.Optional(Nullable(Type.String({ maxLength: MAX_COMMENT_LENGTH }))),
   },
   { additionalProperties: false },

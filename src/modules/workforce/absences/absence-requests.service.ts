@@ -81,10 +81,11 @@ export class AbsenceRequestsService {
   /** A legal absence, illness, special leave or time off against overtime, for the employee itself (or by an administrator for anyone). */
   async create(tenant: Tenant, principal: Principal, employeeId: string, body: CreateAbsenceInput): Promise<AbsenceRow> {
     const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
-    const period = periodOfInput(body);
-    const days = await workCalendar(this.ctx.db, tenant, employee.id, period.start, period.end);
-    const amounts = absenceAmounts(days, period);
+    const asked = periodOfInput(body);
+    const days = await workCalendar(this.ctx.db, tenant, employee.id, asked.start, asked.end);
+    const amounts = absenceAmounts(days, asked);
     const working = Object.keys(amounts.requestedTime);
+    const period = onWorkingDays(asked, working);
     if (working.length === 0)
       throw ValidationFailed.field('start', 'The period holds no working day of the employee (no contract or work shift, or only days off and holidays).');
     const contract = days.find((day) => day.day === working[0])?.contract;
@@ -94,8 +95,9 @@ export class AbsenceRequestsService {
       period,
       amounts,
       contract,
-      startTime: body.start_time,
-      endTime: body.end_time,
+      startTime: period.part === 'morning' ? null : body.start_time,
+      endTime: period.part === 'afternoon' ? null : body.end_time,
+      halfDayPart: period.part,
       comment: body.comment,
       plan,
     });
@@ -114,17 +116,37 @@ export class AbsenceRequestsService {
   }
 }
 
+type HalfDayPart = 'morning' | 'afternoon' | null;
+
+/**
+ * Which half a single half day takes: the hour sent says it (only end_time: the morning, off until
+ * then; only start_time: the afternoon, off from then; both: that window), else the flag
+ * (starts_half_day alone: the afternoon; otherwise the morning).
+ */
+function singleDayPart(body: CreateAbsenceInput): HalfDayPart {
+  if (body.start_time && body.end_time) return null;
+  if (body.end_time) return 'morning';
+  if (body.start_time) return 'afternoon';
+  return body.starts_half_day === true && body.ends_half_day !== true ? 'afternoon' : 'morning';
+}
+
 /** The request's period: a single day with either half-day flag is one half day (both flags true). */
-function periodOfInput(body: CreateAbsenceInput): AbsencePeriod {
+function periodOfInput(body: CreateAbsenceInput): AbsencePeriod & { part: HalfDayPart } {
   if (body.end < body.start) throw ValidationFailed.field('end', 'The end must be a date after or equal to start.');
   if (daysInclusive(body.start, body.end) > MAX_PERIOD_DAYS)
     throw ValidationFailed.field('end', `A request covers at most ${MAX_PERIOD_DAYS} days, both ends counted: split longer absences.`);
   let startsHalfDay = body.starts_half_day === true;
   let endsHalfDay = body.ends_half_day === true;
-  if (body.start === body.end && (startsHalfDay || endsHalfDay)) startsHalfDay = endsHalfDay = true;
+  const single = body.start === body.end && (startsHalfDay || endsHalfDay);
+  if (single) startsHalfDay = endsHalfDay = true;
   if (body.start_time && !startsHalfDay) throw ValidationFailed.field('start_time', 'The start_time applies to a half-day start only (starts_half_day).');
   if (body.end_time && !endsHalfDay) throw ValidationFailed.field('end_time', 'The end_time applies to a half-day end only (ends_half_day).');
   if (body.start === body.end && body.start_time && body.end_time && body.end_time <= body.start_time)
     throw ValidationFailed.field('end_time', 'On a single half day, end_time must be after start_time.');
-  return { start: body.start, end: body.end, startsHalfDay, endsHalfDay };
+  return { start: body.start, end: body.end, startsHalfDay, endsHalfDay, part: single ? singleDayPart(body) : null };
+}
+
+/** A half-day flag on a first or last day that is not a working day takes nothing: it is dropped. */
+function onWorkingDays(period: AbsencePeriod & { part: HalfDayPart }, working: string[]): AbsencePeriod & { part: HalfDayPart } {
+  return { ...period, startsHalfDay: period.startsHalfDay && working.includes(period.start), endsHalfDay: period.endsHalfDay && working.includes(period.end) };
 }

@@ -112,7 +112,7 @@ describe('absence requests', () => {
         working_day_details: [day('2026-06-08'), { ...day('2026-06-09', 14400), is_half_day: true, end_time: '11:30' }],
       });
 
-      // On a single day either flag makes one half day: both flags are true.
+      // On a single day either flag makes one half day: both flags are true; the flag sent says which half (ends: the morning).
       const single = await ask(s, { type: 'special', start: '2026-06-10', end: '2026-06-10', ends_half_day: true });
       expect(single).toMatchObject({
         requested_time: { '2026-06-10': 14400 },
@@ -121,15 +121,23 @@ describe('absence requests', () => {
         is_half_day: true,
         starts_half_day: true,
         ends_half_day: true,
-        start_time: '12:00',
+        start_time: null,
         end_time: '12:00',
-        working_day_details: [{ date: '2026-06-10', seconds: 14400, is_half_day: true, start_time: '12:00', end_time: '12:00' }],
+        working_day_details: [{ date: '2026-06-10', seconds: 14400, is_half_day: true, start_time: null, end_time: '12:00' }],
       });
+      // The hours, when sent, say the half: start_time alone is the afternoon, both a window.
+      const afternoon = await ask(s, { type: 'special', start: '2026-06-11', end: '2026-06-11', ends_half_day: true, start_time: '14:00' });
+      expect([afternoon.start_time, afternoon.end_time, afternoon.starts_half_day, afternoon.ends_half_day]).toEqual(['14:00', null, true, true]);
+      const window = await ask(s, { type: 'special', start: '2026-06-15', end: '2026-06-15', starts_half_day: true, start_time: '09:00', end_time: '13:00' });
+      expect([window.start_time, window.end_time]).toEqual(['09:00', '13:00']);
+      // A half-day flag on a first day that is not a working day takes nothing, and is dropped.
+      const fromSunday = await ask(s, { type: 'legal', start: '2026-06-21', end: '2026-06-22', starts_half_day: true });
+      expect(fromSunday).toMatchObject({ starts_half_day: false, is_half_day: false, start_time: null, working_days: 1 });
 
       // The tenant's split is the default hour: rows without an hour of their own read it, the others keep theirs.
       dataOf(await call('PATCH', `/${s.tenant.pbxId}/workforce-settings`, s.admin.token, { half_day_split: '13:00' }), 200);
       const later = await ask(s, { type: 'legal', start: '2026-06-12', end: '2026-06-12', starts_half_day: true });
-      expect([later.start_time, later.end_time]).toEqual(['13:00', '13:00']);
+      expect([later.start_time, later.end_time]).toEqual(['13:00', null]);
       expect((await read(s, starting.json().data.id)).start_time).toBe('13:00');
       expect((await read(s, ending.id)).end_time).toBe('11:30');
     });

@@ -44,8 +44,14 @@ export function periodOf(row: Pick<AbsenceTableRow, 'start_day' | 'end_day' | 's
 export const requestedTimeOf = (row: Pick<AbsenceTableRow, 'requested_time'>): Record<CalendarDay, number> =>
   JSON.parse(row.requested_time) as Record<CalendarDay, number>;
 
-/** The half-day hours a row shows: its own, else the tenant's split; null on a side that is not a half day. */
+/**
+ * The half-day hours a row shows: its own, else the tenant's split; null on a side that is not a
+ * half day. A single half day shows the hour of its half only: the morning's end (off until then)
+ * or the afternoon's start (off from then).
+ */
 export function halfDayTimes(row: AbsenceTableRow, split: string): { startTime: string | null; endTime: string | null } {
+  if (row.half_day_part === 'morning') return { startTime: null, endTime: row.end_time ?? split };
+  if (row.half_day_part === 'afternoon') return { startTime: row.start_time ?? split, endTime: null };
   return {
     startTime: row.starts_half_day === 1 ? (row.start_time ?? split) : null,
     endTime: row.ends_half_day === 1 ? (row.end_time ?? split) : null,

@@ -27,6 +27,7 @@ export interface NewLedgerRow {
   contract: WorkDay['contract'];
   startTime?: string | null;
   endTime?: string | null;
+  halfDayPart?: 'morning' | 'afternoon' | null;
   comment?: string | null;
   requestGroupId?: string | null;
   plan: ValidatorPlan;
@@ -48,6 +49,7 @@ export function ledgerRow(tenant: Tenant, employeeId: string, principal: Princip
     ends_half_day: row.period.endsHalfDay ? 1 : 0,
     start_time: row.period.startsHalfDay ? (row.startTime ?? null) : null,
     end_time: row.period.endsHalfDay ? (row.endTime ?? null) : null,
+    half_day_part: row.halfDayPart ?? null,
     requested_time: JSON.stringify(row.amounts.requestedTime),
     working_days: row.amounts.workingDays,
     total_seconds: row.amounts.totalSeconds,

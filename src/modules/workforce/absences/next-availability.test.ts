@@ -35,6 +35,9 @@ describe('next availability', () => {
       expect(half.next_availability).toEqual({ date: '2026-07-07', time: '12:00', in_past: false, reason: 'after_request' });
       const own = await ask(s, { type: 'illness', start: '2026-07-09', end: '2026-07-09', ends_half_day: true, end_time: '10:15' });
       expect(own.next_availability).toEqual({ date: '2026-07-09', time: '10:15', in_past: false, reason: 'after_request' });
+      // A single afternoon off: back on the next working day (Friday 10 July to Monday 13 July), not that morning.
+      const afternoon = await ask(s, { type: 'special', start: '2026-07-10', end: '2026-07-10', starts_half_day: true });
+      expect(afternoon.next_availability).toEqual({ date: '2026-07-13', time: null, in_past: false, reason: 'after_request' });
       // Wednesday before Ascension: Thursday is a holiday, so Friday.
       const ascension = await ask(s, { type: 'special', start: '2026-05-11', end: '2026-05-13' });
       expect(ascension.next_availability).toEqual({ date: '2026-05-15', time: null, in_past: false, reason: 'after_request' });

@@ -112,7 +112,9 @@ export async function nextAvailabilityOf(
       granted.filter((other) => other.id !== removed.id),
     );
   }
-  return searchFrom(db, tenant, row.employee_id, split, { anchor: row.end_day, today, requestId: row.id }, (granted) =>
+  // A last day whose afternoon is taken keeps the employee away until the next working day.
+  const anchor = row.half_day_part === 'afternoon' ? addDays(row.end_day, 1) : row.end_day;
+  return searchFrom(db, tenant, row.employee_id, split, { anchor, today, requestId: row.id }, (granted) =>
     granted.some((other) => other.id === row.id) ? granted : [...granted, row],
   );
 }
