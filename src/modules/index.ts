@@ -12,7 +12,7 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
-import { seedOrganisation, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
+import { seedAbsences, seedOrganisation, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
 const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, workforceRoutes, operationsRoutes];
 
@@ -27,4 +27,12 @@ export async function registerModules(app: FastifyInstance, { ctx, apiPrefix }: 
 }
 
 /** Each domain's demo rows for a tenant, in dependency order (calls ring the directory's people). */
-export const DEMO_SEEDERS: DemoSeeder[] = [seedDirectory, seedOrganisation, seedWorkforceTime, seedAddressBook, seedCallHistory, seedIntegrations];
+export const DEMO_SEEDERS: DemoSeeder[] = [
+  seedDirectory,
+  seedOrganisation,
+  seedWorkforceTime,
+  seedAbsences,
+  seedAddressBook,
+  seedCallHistory,
+  seedIntegrations,
+];

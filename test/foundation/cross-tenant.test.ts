@@ -161,6 +161,7 @@ describe('no operation with a path id crosses tenants', () => {
       work_shift: String(samples.work_shift),
       assignment: String(samples.work_shift_assignment),
       holiday: String(samples.holiday),
+      absence_request: String(samples.absence_request),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {
