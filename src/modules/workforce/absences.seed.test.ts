@@ -207,14 +207,14 @@ describe('absence and home-office demo seed', () => {
         leave_balance: number;
         ho_balance: number | null;
       };
-    // The time seed's balances: Anna 26 - 4, Luc 13 - 2; home office 20 and 10.
+    // The time seed's balances: two years' allotment, Anna 2 x 26, Luc 2 x 13; home office 20 and 10.
     expect(granted(luc.employee_id!, 'legal')).toBeGreaterThan(10);
     expect(await contract(luc.employee_id!)).toMatchObject({
-      leave_balance: 11 - granted(luc.employee_id!, 'legal'),
+      leave_balance: 26 - granted(luc.employee_id!, 'legal'),
       ho_balance: 10 - granted(luc.employee_id!, 'home_office'),
     });
     expect(await contract(anna.employee_id!)).toMatchObject({
-      leave_balance: 22 - granted(anna.employee_id!, 'legal'),
+      leave_balance: 52 - granted(anna.employee_id!, 'legal'),
       ho_balance: 20 - granted(anna.employee_id!, 'home_office'),
     });
   });

@@ -51,7 +51,7 @@ describe('workforce time demo seed', () => {
         main_company: 1,
         title: 'Customer Service Agent',
         // Half of Luxembourg's 26 days, less the 2 he took.
-        leave_balance: 11,
+        leave_balance: 26,
         company: expect.objectContaining({ company: 'Acme Logistics S.à r.l.', address: '12 Rue de la Gare L-1611 Luxembourg', country_cc: 'LU' }),
       }),
     ]);
@@ -95,14 +95,14 @@ describe('workforce time demo seed', () => {
       ['Acme Logistik GmbH', '2022-01-01', '2024-12-31', 0],
       ['Acme Logistics S.à r.l.', '2025-01-01', null, 1],
     ]);
-    // The ended contract was settled; the current one has 26 days less the 3 taken.
-    expect(marie.json().data.map((c: { leave_balance: number }) => c.leave_balance)).toEqual([0, 23]);
+    // The ended contract was settled; the current one starts with two years of 26 days.
+    expect(marie.json().data.map((c: { leave_balance: number }) => c.leave_balance)).toEqual([0, 52]);
     const paul = await call('GET', `/${pbx}/user/${await acme.employee('A-1004')}/user-companies?filter[active]=false`, acme.admin.token);
     expect(paul.json().data.map((c: { contract_end: string }) => c.contract_end)).toEqual(['2025-06-30T00:00:00.000Z']);
     const tom = await call('GET', `/${pbx}/user/${await acme.employee('A-1006')}/work-shift-assignments?include=work_shift`, acme.admin.token);
     expect(tom.json().data[0].work_shift.name).toBe('Part time 3 days');
-    // 60 % of 26 days is 15.6, rounded to the half day, less the one he took.
-    expect((await call('GET', `/${pbx}/user/${await acme.employee('A-1006')}/user-companies`, acme.admin.token)).json().data[0].leave_balance).toBe(14.5);
+    // 60 % of 26 days is 15.6, rounded to the half day, for two years.
+    expect((await call('GET', `/${pbx}/user/${await acme.employee('A-1006')}/user-companies`, acme.admin.token)).json().data[0].leave_balance).toBe(31);
 
     const holidays = await call('GET', `/${pbx}/holidays`, acme.admin.token);
     expect(

@@ -32,8 +32,6 @@ interface ContractPlan {
   main?: boolean;
   compensatory?: number;
   homeOffice?: number | null;
-  /** Paid-leave days already taken this year (the balance is the company's yearly days x participation, less these). */
-  leaveTaken?: number;
 }
 
 interface PersonPlan {
@@ -71,7 +69,6 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               title: 'Operations Manager',
               main: true,
               homeOffice: 20,
-              leaveTaken: 4,
             },
           ],
         },
@@ -89,7 +86,6 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               main: true,
               compensatory: 5400,
               homeOffice: 10,
-              leaveTaken: 2,
             },
           ],
         },
@@ -98,7 +94,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           shift: 'Full time 40 h',
           contracts: [
             { company: de, department: 'Warehouse', start: '2022-01-01', end: '2024-12-31', participation: 1, title: 'Warehouse Coordinator' },
-            { company: lu, department: 'Dispatch', start: '2025-01-01', end: null, participation: 1, title: 'Dispatcher', main: true, leaveTaken: 3 },
+            { company: lu, department: 'Dispatch', start: '2025-01-01', end: null, participation: 1, title: 'Dispatcher', main: true },
           ],
         },
         {
@@ -110,7 +106,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           extId: 'A-1005',
           shift: 'Full time 40 h',
           contracts: [
-            { company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true, leaveTaken: 5 },
+            { company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true },
           ],
         },
         {
@@ -125,7 +121,6 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               participation: 0.6,
               title: 'Customer Service Agent',
               main: true,
-              leaveTaken: 1,
             },
           ],
         },
@@ -148,7 +143,6 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               title: 'Head of Sales',
               main: true,
               homeOffice: 20,
-              leaveTaken: 6,
             },
           ],
         },
@@ -165,7 +159,6 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
               title: 'Support Agent',
               main: true,
               compensatory: 3600,
-              leaveTaken: 2,
             },
           ],
         },
@@ -174,7 +167,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           shift: 'Full time 40 h',
           contracts: [
             { company: globex, department: 'Sales', start: '2021-06-01', end: '2024-12-31', participation: 1, title: 'Sales Representative' },
-            { company: globex, department: 'Support', start: '2025-01-01', end: null, participation: 1, title: 'Support Lead', main: true, leaveTaken: 3 },
+            { company: globex, department: 'Support', start: '2025-01-01', end: null, participation: 1, title: 'Support Lead', main: true },
           ],
         },
         {
@@ -188,7 +181,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
           extId: 'B-2005',
           shift: 'Part time 3 days',
           contracts: [
-            { company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true, leaveTaken: 0.5 },
+            { company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true },
           ],
         },
       ],
@@ -199,12 +192,14 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
 }
 
 /**
- * The paid-leave days left on a contract: the company's yearly days for its share of full time, in
- * half days, less what was taken; an ended contract was settled when it ended.
+ * The paid-leave days a running contract starts the demo with: last year's and this year's
+ * allotment (the company's yearly days for its share of full time, in half days), since the
+ * absence seed takes leave over both years; an ended contract was settled when it ended. The
+ * yearly credit itself is the recurring transactions' (issue #15).
  */
 function leaveBalance(contract: ContractPlan, legalHolidays: number, today: CalendarDay): number {
   if (contract.end !== null && contract.end < today) return 0;
-  return Math.round(legalHolidays * contract.participation * 2) / 2 - (contract.leaveTaken ?? 0);
+  return 2 * (Math.round(legalHolidays * contract.participation * 2) / 2);
 }
 
 /** The second Friday of September of `year`: the company event's day. */
