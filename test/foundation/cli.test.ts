@@ -10,6 +10,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { bearer, buildTestApp } from '../helpers.js';
 
 const run = promisify(execFile);
+// Each command starts the CLI from the sources (tsx): a few seconds apiece, many more on a loaded two-core machine.
 // Vitest sets BASE_URL=/ for its own use; the CLI must not inherit it.
 const { BASE_URL: _viteBase, ...inherited } = process.env;
 const dataDirs: string[] = [];
@@ -27,7 +28,7 @@ function workspace() {
   const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
   async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
     try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 60_000 });
+      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 120_000 });
       return { stdout, stderr, code: 0 };
     } catch (error) {
       const e = error as { stdout: string; stderr: string; code: number };
@@ -48,9 +49,9 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     const { dataDir } = workspace();
     const bin = (JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> }).bin['pbx-api'];
     expect(statSync(bin).mode & 0o111, `${bin} is executable`).not.toBe(0);
-    const { stdout } = await run(bin, ['migrate'], { env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }, timeout: 60_000 });
+    const { stdout } = await run(bin, ['migrate'], { env: { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '' }, timeout: 120_000 });
     expect(stdout).toMatch(/^Applied: 0001_foundation/);
-  }, 60_000);
+  }, 180_000);
 
   it('seed --demo --json prints only JSON, the same JSON twice', async ({ expect }) => {
     const { cli } = workspace();
@@ -80,7 +81,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     }
     const second = await cli('seed', '--demo', '--json');
     expect(JSON.parse(second.stdout)).toEqual(seed);
-  }, 60_000);
+  }, 180_000);
 
   it('creates a tenant, a user and keys, and revokes a key', async ({ expect }) => {
     const { cli } = workspace();
@@ -105,7 +106,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
       name: '[operator-wide] WebRTC gateway',
       token: expect.stringMatching(/^pbxn_/),
     });
-  }, 60_000);
+  }, 180_000);
 
   it('api-key revoke reaches a running server at once through Redis', async ({ expect }) => {
     const { cli, cliWith, dataDir } = workspace();
@@ -124,7 +125,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
       await server.close();
       await database.close();
     }
-  }, 60_000);
+  }, 180_000);
 
   it('exits 2 with a clear message on bad arguments', async ({ expect }) => {
     const { cli, dataDir } = workspace();
@@ -148,5 +149,5 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(results[4].stderr).toContain('--kind must be');
     // An internal key names its PBX, or says it serves every PBX.
     expect(results[7].stderr).toContain('--operator-wide');
-  }, 60_000);
+  }, 180_000);
 });
