@@ -46,6 +46,8 @@ export function absenceAmounts(days: readonly WorkDay[], period: AbsencePeriod):
     if (day.day < period.start || day.day > period.end || day.scheduledSeconds <= 0 || day.shiftSeconds <= 0) continue;
     // Half of the shift's day, but never more than is scheduled (a half-day holiday already took the other half).
     const seconds = isHalf(period, day.day) ? Math.min(day.scheduledSeconds, Math.floor(day.shiftSeconds / 2)) : day.scheduledSeconds;
+    // Half of a 1-second shift is nothing: no time taken, so not a working day of the request.
+    if (seconds <= 0) continue;
     if (workshiftSecondsPerDay === 0) workshiftSecondsPerDay = day.shiftSeconds;
     requestedTime[day.day] = seconds;
     totalSeconds += seconds;

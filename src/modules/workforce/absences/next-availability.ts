@@ -62,7 +62,8 @@ export function findNextAvailability(days: readonly WorkDay[], away: readonly Aw
     if (scheduledSeconds - taken > HALF_DAY_TOLERANCE_SECONDS) {
       return { date: day, time: taken > 0 ? endTime : null, in_past: day < search.today, reason: reasonOf(search, day, awayBefore, othersAway) };
     }
-    awayBefore = true;
+    // A day too short to count (15 minutes or less scheduled) with nothing taken is a day off, not an absence.
+    if (taken > 0) awayBefore = true;
   }
   return { date: null, time: null, in_past: false, reason: 'no_scheduled_work' };
 }

@@ -13,7 +13,7 @@ import { addMonths, type CalendarDay } from '../shared/days.js';
 import { employeeForRead, tenantToday } from '../shared/employees.js';
 import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
 import { absenceAmounts } from '../absences/absence-amounts.js';
-import { absenceRequestsByIds, type AbsenceRow, type AbsenceTableRow } from '../absences/absence-requests.queries.js';
+import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, type AbsenceTableRow } from '../absences/absence-requests.queries.js';
 import { validatorPlan, type ValidatorPlan } from '../absences/approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from '../absences/ledger-writes.js';
 import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
@@ -31,10 +31,9 @@ function refuse(refusals: Refusals): ValidationFailed {
   );
 }
 
-/** Refusals that need no other row: duplicates, the window, and the employee's own calendar. */
-function calendarRefusals(dates: CalendarDay[], today: CalendarDay, days: Map<CalendarDay, WorkDay>): Refusals {
+/** Refusals that need no other row: duplicates, the window (`today`..`last`), and the employee's own calendar. */
+function calendarRefusals(dates: CalendarDay[], today: CalendarDay, last: CalendarDay, days: Map<CalendarDay, WorkDay>): Refusals {
   const refusals: Refusals = new Map();
-  const last = addMonths(today, HOME_OFFICE_MONTHS_AHEAD);
   const seen = new Set<CalendarDay>();
   for (const date of dates) {
     if (seen.has(date)) refusals.set(date, { reason: 'duplicate', message: `${date} is sent more than once.` });
@@ -72,11 +71,22 @@ export class HomeOfficeRequestsService {
   async request(tenant: Tenant, principal: Principal, employeeId: string, body: HomeOfficeRequestInput): Promise<AbsenceRow[]> {
     const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
     const today = await tenantToday(this.ctx, tenant);
+    const last = addMonths(today, HOME_OFFICE_MONTHS_AHEAD);
     const sorted = [...new Set(body.dates)].sort();
-    const calendar = await workCalendar(this.ctx.db, tenant, employee.id, sorted[0], sorted[sorted.length - 1]);
+    // The calendar of the window's dates only: a date years away is refused, never computed up to.
+    const inWindow = sorted.filter((date) => date >= today && date <= last);
+    const calendar = inWindow.length ? await workCalendar(this.ctx.db, tenant, employee.id, inWindow[0], inWindow[inWindow.length - 1]) : [];
     const days = new Map(calendar.map((day) => [day.day, day]));
-    const early = calendarRefusals(body.dates, today, days);
-    if (early.size) throw refuse(early);
+    const early = calendarRefusals(body.dates, today, last, days);
+    if (early.size) {
+      // One answer names every refused date: the booked ones among the others too (nothing is written, so no lock).
+      const others = inWindow.filter((date) => !early.has(date));
+      if (others.length) {
+        const live = await rowsOverlapping(this.ctx.db, tenant, employee.id, others[0], others[others.length - 1], LIVE_STATUSES);
+        for (const [date, refusal] of bookedRefusals(live, others)) early.set(date, refusal);
+      }
+      throw refuse(early);
+    }
 
     const plans = new Map<string | null, ValidatorPlan>();
     const groupId = randomUUID();
