@@ -105,9 +105,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
         {
           extId: 'A-1005',
           shift: 'Full time 40 h',
-          contracts: [
-            { company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true },
-          ],
+          contracts: [{ company: de, department: 'Warehouse', start: '2024-04-01', end: null, participation: 1, title: 'Warehouse Operative', main: true }],
         },
         {
           extId: 'A-1006',
@@ -180,9 +178,7 @@ function plans(thisYear: number): Record<string, TenantTimePlan> {
         {
           extId: 'B-2005',
           shift: 'Part time 3 days',
-          contracts: [
-            { company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true },
-          ],
+          contracts: [{ company: globex, department: 'Sales', start: '2024-02-01', end: null, participation: 0.6, title: 'Sales Assistant', main: true }],
         },
       ],
       halfDay: { date: '2020-12-24', name: 'Heiligabend (Nachmittag frei)' },
