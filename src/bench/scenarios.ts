@@ -88,4 +88,6 @@ export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string
   { name: 'cdrs', module: './cdr-bench.js', export: 'benchCdrs' },
   // benchWorkforce() starts its own server and seeds 2,000 employees, on each database.
   { name: 'workforce', module: './workforce-bench.js', export: 'benchWorkforce' },
+  // benchHomeOfficeCalendar() starts its own server and seeds those 2,000 employees with a year of requests, on each database.
+  { name: 'home-office-calendar', module: './home-office-bench.js', export: 'benchHomeOfficeCalendar' },
 ];

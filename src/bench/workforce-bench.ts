@@ -21,15 +21,19 @@ export const WORKFORCE_BENCH_EMPLOYEES = 2_000;
 const RANGE = { from: '2026-01-05', to: '2026-04-14' };
 const CHUNK = 200;
 
-interface Seeded {
+export interface Seeded {
   /** The employee whose contracts the administrator reads. */
   listedEmployeeId: string;
   /** The employee the demo user is linked to (its own, or one linked here). */
   ownEmployeeId: string;
+  /** The bench's company and department, and its employees in order (other steps add rows for them). */
+  companyId: string;
+  departmentId: string;
+  employeeIds: string[];
 }
 
 /** Writes rows a chunk at a time (SQLite caps the parameters of one statement). */
-async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
+export async function inChunks<T>(rows: T[], write: (chunk: T[]) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) await write(rows.slice(i, i + CHUNK));
 }
 
@@ -117,7 +121,7 @@ export async function seedWorkforce(
   // Fresh statistics, as a database that has been running would have: PostgreSQL otherwise plans
   // for the empty tables it last analysed (an employee by id through the name index, 1 ms).
   await (dialect === 'postgres' ? sql`analyze employees, employee_contracts, work_shift_assignments, users` : sql`analyze`).execute(db);
-  return { listedEmployeeId: ids[Math.floor(employees / 2)], ownEmployeeId };
+  return { listedEmployeeId: ids[Math.floor(employees / 2)], ownEmployeeId, companyId, departmentId, employeeIds: ids };
 }
 
 /** The benchmark step: its own server and bare server, 2,000 employees, the two reads against the bare server. */
