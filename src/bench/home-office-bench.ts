@@ -11,14 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Insertable, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
-import { openDatabase } from '../db/database.js';
 import type { DB } from '../db/schema.js';
-import { startBaselineServer } from './baseline.js';
 import { compareWithBaseline } from './compare.js';
 import type { StepContext, StepFigures } from './scenarios.js';
 import { round } from './stats.js';
-import { startApiServer } from './server-process.js';
-import { inChunks, seedWorkforce, WORKFORCE_BENCH_EMPLOYEES, type Seeded } from './workforce-bench.js';
+import { inChunks, seedWorkforce, withWorkforceBench, WORKFORCE_BENCH_EMPLOYEES, type Seeded } from './workforce-bench.js';
 
 const DAY_MS = 86_400_000;
 const FULL_DAY = 28800;
@@ -194,22 +191,8 @@ export async function seedHomeOffice(
 
 /** The benchmark step: its own server and bare server, 2,000 employees with a year of rows, the month's calendar against the bare server. */
 export async function benchHomeOfficeCalendar(ctx: StepContext): Promise<StepFigures> {
-  const postgresUrl = ctx.server.dialect === 'postgres' ? ctx.config.postgresUrl : null;
-  const server = await startApiServer({ postgresUrl, cpu: ctx.config.serverCpu, env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
-  const baseline = await startBaselineServer({ bodyBytes: 2048, cpu: ctx.config.serverCpu });
-  try {
-    const tenant = server.seed.tenants[0];
-    const member = tenant.users.find((user) => user.id !== tenant.admin.id);
-    if (!member) throw new Error('the demo seed has no non-admin user');
-    const database = openDatabase({ url: server.env.DATABASE_URL, sqlitePath: server.env.SQLITE_PATH, poolSize: 2 });
-    const started = performance.now();
-    let seeded: HomeOfficeSeeded;
-    try {
-      seeded = await seedHomeOffice(database.db, database.dialect, tenant.pbx_id, member.id, todayInLuxembourg());
-    } finally {
-      await database.close();
-    }
-    const seedSeconds = (performance.now() - started) / 1000;
+  const seed = (db: Kysely<DB>, dialect: DialectName, pbxId: string, memberId: string) => seedHomeOffice(db, dialect, pbxId, memberId, todayInLuxembourg());
+  return withWorkforceBench(ctx, seed, async ({ server, baselineUrl, tenant, member, seeded, seedSeconds }) => {
     ctx.log(
       `seeded ${WORKFORCE_BENCH_EMPLOYEES.toLocaleString('en')} employees and ${seeded.rows.toLocaleString('en')} ledger rows in ${seedSeconds.toFixed(1)} s`,
     );
@@ -233,7 +216,7 @@ export async function benchHomeOfficeCalendar(ctx: StepContext): Promise<StepFig
     ctx.log(`the month's calendar: ${entries.toLocaleString('en')} entries, ${Math.round(Buffer.byteLength(body) / 1024).toLocaleString('en')} KB`);
 
     const comparison = await compareWithBaseline(
-      { url: baseline.url, connections: CONNECTIONS },
+      { url: baselineUrl, connections: CONNECTIONS },
       [{ id: 'home_office_calendar_month', label, request }],
       ctx.config,
       (line) => ctx.log(line),
@@ -258,8 +241,5 @@ export async function benchHomeOfficeCalendar(ctx: StepContext): Promise<StepFig
       figures[`${scenario.id}_p99_ms`] = round(scenario.p99_ms);
     }
     return figures;
-  } finally {
-    await baseline.stop();
-    await server.stop();
-  }
+  });
 }

@@ -124,8 +124,28 @@ export async function seedWorkforce(
   return { listedEmployeeId: ids[Math.floor(employees / 2)], ownEmployeeId, companyId, departmentId, employeeIds: ids };
 }
 
-/** The benchmark step: its own server and bare server, 2,000 employees, the two reads against the bare server. */
-export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
+type BenchTenant = Awaited<ReturnType<typeof startApiServer>>['seed']['tenants'][number];
+
+/** What a workforce step measures with: its API server with a seeded tenant, and the bare server beside it. */
+export interface WorkforceBench<S> {
+  server: Awaited<ReturnType<typeof startApiServer>>;
+  baselineUrl: string;
+  tenant: BenchTenant;
+  /** A demo user of the tenant who is not its administrator. */
+  member: BenchTenant['users'][number];
+  seeded: S;
+  seedSeconds: number;
+}
+
+/**
+ * Starts a workforce step's own API server (no job worker, no AMI) and bare server, seeds the
+ * first demo tenant straight into the database with `seed`, runs `measure`, and stops both.
+ */
+export async function withWorkforceBench<S>(
+  ctx: StepContext,
+  seed: (db: Kysely<DB>, dialect: DialectName, pbxId: string, memberId: string) => Promise<S>,
+  measure: (bench: WorkforceBench<S>) => Promise<StepFigures>,
+): Promise<StepFigures> {
   const postgresUrl = ctx.server.dialect === 'postgres' ? ctx.config.postgresUrl : null;
   const server = await startApiServer({ postgresUrl, cpu: ctx.config.serverCpu, env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
   const baseline = await startBaselineServer({ bodyBytes: 2048, cpu: ctx.config.serverCpu });
@@ -135,13 +155,22 @@ export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
     if (!member) throw new Error('the demo seed has no non-admin user');
     const database = openDatabase({ url: server.env.DATABASE_URL, sqlitePath: server.env.SQLITE_PATH, poolSize: 2 });
     const started = performance.now();
-    let seeded: Seeded;
+    let seeded: S;
     try {
-      seeded = await seedWorkforce(database.db, database.dialect, tenant.pbx_id, member.id);
+      seeded = await seed(database.db, database.dialect, tenant.pbx_id, member.id);
     } finally {
       await database.close();
     }
-    const seedSeconds = (performance.now() - started) / 1000;
+    return await measure({ server, baselineUrl: baseline.url, tenant, member, seeded, seedSeconds: (performance.now() - started) / 1000 });
+  } finally {
+    await baseline.stop();
+    await server.stop();
+  }
+}
+
+/** The benchmark step: its own server and bare server, 2,000 employees, the two reads against the bare server. */
+export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
+  return withWorkforceBench(ctx, seedWorkforce, async ({ server, baselineUrl, tenant, member, seeded, seedSeconds }) => {
     ctx.log(`seeded ${WORKFORCE_BENCH_EMPLOYEES.toLocaleString('en')} employees with contracts and assignments in ${seedSeconds.toFixed(1)} s`);
 
     const adminToken = await server.login(tenant.admin.email, tenant.admin.password);
@@ -166,7 +195,7 @@ export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
       const response = await fetch(target.request.url, { headers: target.request.headers });
       if (response.status !== 200) throw new Error(`${target.label}: HTTP ${response.status} ${(await response.text()).slice(0, 500)}`);
     }
-    const comparison = await compareWithBaseline({ url: baseline.url }, targets, ctx.config, (line) => ctx.log(line));
+    const comparison = await compareWithBaseline({ url: baselineUrl }, targets, ctx.config, (line) => ctx.log(line));
     const figures: StepFigures = {
       employees: WORKFORCE_BENCH_EMPLOYEES,
       seed_seconds: round(seedSeconds),
@@ -181,8 +210,5 @@ export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
       figures[`${scenario.id}_p99_ms`] = round(scenario.p99_ms);
     }
     return figures;
-  } finally {
-    await baseline.stop();
-    await server.stop();
-  }
+  });
 }
