@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateOnly, DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day } from '../shared/schemas.js';
+import { Day, HourMinute } from '../shared/schemas.js';
 
 export const ABSENCE_TYPES = ['legal', 'home_office', 'illness', 'special', 'overtime_balance'] as const;
 export type AbsenceType = (typeof ABSENCE_TYPES)[number];
@@ -16,8 +16,6 @@ export type NextAvailabilityReason = (typeof NEXT_AVAILABILITY_REASONS)[number];
 export const MAX_COMMENT_LENGTH = 500;
 /** The longest period one request covers, both ends counted. */
 export const MAX_PERIOD_DAYS = 366;
-
-export const HourMinute = (description: string) => Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description, examples: ['12:00'] });
 
 export const NextAvailability = Type.Object(
   {

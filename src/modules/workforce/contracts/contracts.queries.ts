@@ -44,6 +44,11 @@ export function listContracts(db: Kysely<DB>, tenant: Tenant, employeeId: string
   );
 }
 
+/** An employee's live contracts active on `today`. */
+export function activeContracts(db: Executor, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<ContractTableRow[]> {
+  return contractsOf(db, tenant, employeeId, { active: true, today }).selectAll().execute();
+}
+
 /**
  * The contract shown as main when no `filter[active]` is asked: the one active today; among
  * several, the stored main one, else the earliest started.

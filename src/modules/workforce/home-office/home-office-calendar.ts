@@ -12,6 +12,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { fullName } from '../full-name.js';
 import type { CalendarDay } from '../shared/days.js';
 import { callerEmployee } from '../shared/employees.js';
+import { activeContracts } from '../contracts/contracts.queries.js';
 import { findSettings } from '../settings/settings.queries.js';
 import { workingDayDetails } from '../absences/absence-amounts.js';
 import { LIVE_STATUSES } from '../absences/absence-requests.queries.js';
@@ -26,17 +27,8 @@ export interface CalendarFilters {
 
 /** Companies of the employee's contracts active on `today`. */
 async function activeCompanyIds(db: Kysely<DB>, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<string[]> {
-  const rows = await db
-    .selectFrom('employee_contracts')
-    .select('company_id')
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('employee_id', '=', employeeId)
-    .where('deleted_at', 'is', null)
-    .where('company_id', 'is not', null)
-    .where('contract_start', '<=', today)
-    .where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', today)]))
-    .execute();
-  return [...new Set(rows.flatMap((row) => (row.company_id ? [row.company_id] : [])))];
+  const contracts = await activeContracts(db, tenant, employeeId, today);
+  return [...new Set(contracts.flatMap((contract) => (contract.company_id ? [contract.company_id] : [])))];
 }
 
 function entriesOf(db: Kysely<DB>, tenant: Tenant, companyIds: string[], today: CalendarDay, filters: CalendarFilters) {

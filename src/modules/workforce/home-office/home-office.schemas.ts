@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateOnly, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day } from '../shared/schemas.js';
-import { HourMinute, WorkingDayDetail } from '../absences/absence-requests.schemas.js';
+import { Day, HourMinute } from '../shared/schemas.js';
+import { WorkingDayDetail } from '../absences/absence-requests.schemas.js';
 
 export const MAX_HOME_OFFICE_DATES = 100;
 export const HOME_OFFICE_MONTHS_AHEAD = 6;

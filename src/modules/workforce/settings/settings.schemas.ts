@@ -1,15 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { PbxIdParam, StringEnum } from '../../../http/schema.js';
 import { NAME_ORDERS } from '../full-name.js';
+import { HourMinute } from '../shared/schemas.js';
 
 const nameOrder = StringEnum(NAME_ORDERS, {
   description: 'How every fullName of the workforce reads: first_last ("Anna Schmit") or last_first ("Schmit Anna"); people lists sort the same way.',
 });
-const halfDaySplit = Type.String({
-  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$',
-  description: 'HH:MM (00:00-23:59, local wall clock) where a half day\u2019s morning ends and its afternoon starts.',
-  examples: ['12:00'],
-});
+const halfDaySplit = HourMinute('HH:MM (00:00-23:59, local wall clock) where a half day\u2019s morning ends and its afternoon starts.');
 
 export const WorkforceSettings = Type.Object(
   {
