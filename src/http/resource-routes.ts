@@ -131,8 +131,9 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   };
 
   /**
-   * Any route that answers one row as `{data}`: a create (POST, 201), an update (PATCH or PUT),
-   * a restore, or an action on the row such as a favourite or a confirmation.
+   * Any route that answers one row as `{data}` (or, where the contract says so, flat): a create
+   * (POST, 201), an update (PATCH or PUT), a restore, or an action on the row such as a favourite
+   * or a confirmation.
    */
   const action = <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
     url: string,
@@ -140,6 +141,7 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
       Embeds & {
         method: 'POST' | 'PUT' | 'PATCH' | 'DELETE';
         status?: 200 | 201 | 202;
+        envelope?: 'data' | 'flat';
         params?: P;
         querystring?: Q;
         body?: B;
@@ -147,29 +149,31 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
       },
   ) => {
     const status = route.status ?? 200;
+    const flat = route.envelope === 'flat';
     register(
       route.method,
       url,
       route,
-      { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: DataEnvelope(item) } },
+      { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: flat ? item : DataEnvelope(item) } },
       async (call) => {
         const row = await route.run(call);
         call.reply.code(status);
-        return { data: await presentOne(row, call, route.include) };
+        const view = await presentOne(row, call, route.include);
+        return flat ? view : { data: view };
       },
     );
   };
 
-  /** POST, 201 `{data}`. */
+  /** POST, 201 `{data}` (or flat). */
   const create = <B extends TSchema, P extends TSchema = NoParams>(
     url: string,
-    route: RouteDoc & Embeds & { params?: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+    route: RouteDoc & Embeds & { params?: P; body: B; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
   ) => action(url, { ...route, method: 'POST', status: 201 });
 
-  /** 200 `{data}`; PATCH changes the supplied fields, PUT replaces (as the service decides). */
+  /** 200 `{data}` (or flat); PATCH changes the supplied fields, PUT replaces (as the service decides). */
   const update = <P extends TSchema, B extends TSchema>(
     url: string,
-    route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+    route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
   ) => action(url, { ...route, method: route.method ?? 'PATCH' });
 
   /** 204, no content. */
@@ -180,8 +184,8 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
     });
   };
 
-  /** `POST …/restore` of a soft-deleted row: 200 `{data}`. */
-  const restore = <P extends TSchema>(url: string, route: RouteDoc & Embeds & { params: P; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> }) =>
+  /** `POST …/restore` of a soft-deleted row: 200 `{data}` (or flat). */
+  const restore = <P extends TSchema>(url: string, route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> }) =>
     action(url, { ...route, method: 'POST' });
 
   return { list, all, read, action, create, update, delete: remove, restore };
