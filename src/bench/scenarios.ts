@@ -82,6 +82,8 @@ export const EXTRA_STEPS: BenchStep[] = [];
  * `(ctx: StepContext) => Promise<StepFigures | void>` under the given name.
  */
 export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string; export: string; once?: boolean }> = [
+  // benchStartup() starts the API (and a bare Fastify app) several times on the first database's files.
+  { name: 'startup', module: './startup-bench.js', export: 'benchStartup', once: true },
   // benchImport() brings its own SQLite database, so it runs once per benchmark.
   { name: 'import', module: './import-bench.js', export: 'benchImport', once: true },
   // benchCdrs() starts its own server and seeds 1,000,000 call records, on each database.

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { FastifySerializerCompiler } from 'fastify';
 import { schemaJson, sharedSchemasKey } from './schema-keys.js';
+import { once } from './lazy-compile.js';
 
 type Serializer = (data: unknown) => string;
 type SerializerFactory = (externalSchemas: Record<string, unknown>, serializerOpts?: unknown) => FastifySerializerCompiler<unknown>;
@@ -33,7 +34,10 @@ export function buildSerializer(externalSchemas: Record<string, unknown>, serial
     const json = schemaJson(route.schema);
     let serializer = json === undefined ? undefined : compiled.get(json);
     if (!serializer) {
-      serializer = defaultFactory(shared, serializerOpts)(route) as Serializer;
+      // Compiled at its first use (see lazy-compile.ts), against the shared schemas of this moment.
+      const sharedNow = shared;
+      const real = once(() => defaultFactory(sharedNow, serializerOpts)(route) as Serializer);
+      serializer = (data) => real()(data);
       if (json !== undefined) compiled.set(json, serializer);
     }
     const id = (route.schema as { $id?: unknown }).$id;

@@ -2,6 +2,7 @@ import { Ajv, type Options } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { schemaJson, sharedSchemasKey } from './schema-keys.js';
+import { once } from './lazy-compile.js';
 
 const BASE_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, useDefaults: true, removeAdditional: false };
 
@@ -93,6 +94,18 @@ function refusingNul(validate: Validate): Validate {
   return checked;
 }
 
+/** A validator compiled at its first call (see lazy-compile.ts), reporting the compiled one's errors. */
+function lazily(compile: () => Validate): Validate {
+  const compiled = once(compile);
+  const validate = ((data: unknown) => {
+    const real = compiled();
+    const valid = real(data);
+    validate.errors = real.errors;
+    return valid;
+  }) as Validate;
+  return validate;
+}
+
 function compilerFor(externalSchemas: Record<string, unknown>): FastifySchemaCompiler<unknown> {
   const instances = {
     strict: { options: { coerceTypes: false } as Options, ajv: undefined as Ajv | undefined, compiled: new Map<string, Validate>() },
@@ -104,13 +117,15 @@ function compilerFor(externalSchemas: Record<string, unknown>): FastifySchemaCom
     const known = json === undefined ? undefined : instance.compiled.get(json);
     if (known) return known;
     checkSchema(schema);
-    instance.ajv ??= makeAjv(instance.options, externalSchemas);
-    // An instance keeps the schemas compiled in it by $id: another object under an $id it already
-    // holds is compiled where it would have been before the reuse, in instances of its own.
-    const id = (schema as { $id?: unknown }).$id;
-    const holder = typeof id === 'string' ? instance.ajv.getSchema(id) : undefined;
-    const ajv = holder && holder.schema !== schema ? makeAjv(instance.options, externalSchemas) : instance.ajv;
-    const validate = refusingNul(ajv.compile(schema as object));
+    const validate = lazily(() => {
+      instance.ajv ??= makeAjv(instance.options, externalSchemas);
+      // An instance keeps the schemas compiled in it by $id: another object under an $id it already
+      // holds is compiled in an instance of its own.
+      const id = (schema as { $id?: unknown }).$id;
+      const holder = typeof id === 'string' ? instance.ajv.getSchema(id) : undefined;
+      const ajv = holder && holder.schema !== schema ? makeAjv(instance.options, externalSchemas) : instance.ajv;
+      return refusingNul(ajv.compile(schema as object));
+    });
     if (json !== undefined) instance.compiled.set(json, validate);
     return validate;
   };

@@ -1,0 +1,66 @@
+/**
+ * Cold start: from spawning `node dist/cli.js serve` (SEED_DEMO=false, on the bench's seeded and
+ * migrated database, no job worker) to its first `/health` answer, and the resident memory once it
+ * has idled a second; the same for a bare Fastify app with one route, started the same way, so
+ * the figures read as ratios on this noisy machine. Medians of alternating runs.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, startChild, waitForHttp } from './processes.js';
+import type { StepContext, StepFigures } from './scenarios.js';
+import { median } from './stats.js';
+
+const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const BARE = fileURLToPath(new URL('./bare-fastify-server.js', import.meta.url));
+const RUNS = 5;
+
+interface Start {
+  ms: number;
+  rssMb: number;
+}
+
+function residentMb(pid: number | undefined): number {
+  if (pid === undefined) return Number.NaN;
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
+  return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : Number.NaN;
+}
+
+async function timeStart(args: string[], env: NodeJS.ProcessEnv, cpu: number | null): Promise<Start> {
+  const port = await freePort();
+  const began = performance.now();
+  const started = startChild(process.execPath, args, { ...env, PORT: String(port) }, cpu);
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/health`, started);
+    const ms = performance.now() - began;
+    await sleep(1_000);
+    return { ms, rssMb: residentMb(started.child.pid) };
+  } finally {
+    await started.stop();
+  }
+}
+
+export async function benchStartup(ctx: StepContext): Promise<StepFigures> {
+  const env = { ...ctx.server.env, SEED_DEMO: 'false', JOB_WORKER: 'false' };
+  const api: Start[] = [];
+  const bare: Start[] = [];
+  for (let run = 0; run < RUNS; run++) {
+    api.push(await timeStart([CLI, 'serve'], env, ctx.config.serverCpu));
+    bare.push(await timeStart([BARE], env, ctx.config.serverCpu));
+  }
+  const apiMs = median(api.map((s) => s.ms));
+  const bareMs = median(bare.map((s) => s.ms));
+  const figures = {
+    api_start_ms: Math.round(apiMs),
+    bare_fastify_start_ms: Math.round(bareMs),
+    start_ratio: Number((apiMs / bareMs).toFixed(2)),
+    api_idle_rss_mb: median(api.map((s) => s.rssMb)),
+    bare_fastify_idle_rss_mb: median(bare.map((s) => s.rssMb)),
+  };
+  ctx.log(
+    `cold start ${figures.api_start_ms} ms (bare Fastify ${figures.bare_fastify_start_ms} ms, x${figures.start_ratio}); idle RSS ${figures.api_idle_rss_mb} MB (bare ${figures.bare_fastify_idle_rss_mb} MB)`,
+  );
+  return figures;
+}

@@ -1,0 +1,44 @@
+import Fastify from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import { compilePending } from './lazy-compile.js';
+import { buildSerializer } from './serializer.js';
+import { buildValidator } from './validator.js';
+
+describe('validators and serializers compiled on first use', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('compiles every schema of the app without an error once asked to', () => {
+    // Whatever earlier apps of this process compiled is shared; at least the app's own are left.
+    expect(() => compilePending()).not.toThrow();
+    expect(compilePending()).toBe(0);
+  });
+
+  it('validates and reports errors on the first request of a route, and after', async () => {
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const response = await t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: 'not-an-email', password: 1 } });
+      expect(response.statusCode).toBe(422);
+      expect(Object.keys(response.json().errors)).toContain('password');
+    }
+  });
+
+  it('still refuses an invalid schema when the route is registered, not at its first request', async () => {
+    const app = Fastify({ schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } } });
+    app.post('/bad', { schema: { body: { type: 'object', properties: { a: { type: 'nonsense' } } } } }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow(/schema is invalid/);
+  });
+
+  it('answers with a serializer compiled at the first response', async () => {
+    const app = Fastify({ schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } } });
+    app.get('/lazy', { schema: { response: { 200: Type.Object({ kept: Type.String() }) } } }, async () => ({ kept: 'yes', dropped: 'secret' }));
+    await app.ready();
+    const response = await app.inject('/lazy');
+    expect(response.json()).toEqual({ kept: 'yes' });
+    await app.close();
+  });
+});
