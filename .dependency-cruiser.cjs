@@ -86,7 +86,14 @@ module.exports = {
       comment: 'A file nothing imports is dead code (tests, type declarations and entry points aside).',
       from: {
         orphan: true,
-        pathNot: ['\\.d\\.ts$', TEST, '^src/(cli|server)\\.ts$', '^src/bench/(run|hello-server)\\.ts$', '(^|/)\\.[^/]+\\.(c|m)?js$', '\\.config\\.ts$'],
+        pathNot: [
+          '\\.d\\.ts$',
+          TEST,
+          '^src/(cli|server)\\.ts$',
+          '^src/bench/(run|hello-server|bare-fastify-server)\\.ts$',
+          '(^|/)\\.[^/]+\\.(c|m)?js$',
+          '\\.config\\.ts$',
+        ],
       },
       to: {},
     },

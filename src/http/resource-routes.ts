@@ -173,7 +173,8 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   /** 200 `{data}` (or flat); PATCH changes the supplied fields, PUT replaces (as the service decides). */
   const update = <P extends TSchema, B extends TSchema>(
     url: string,
-    route: RouteDoc & Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+    route: RouteDoc &
+      Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
   ) => action(url, { ...route, method: route.method ?? 'PATCH' });
 
   /** 204, no content. */
@@ -185,8 +186,10 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   };
 
   /** `POST …/restore` of a soft-deleted row: 200 `{data}` (or flat). */
-  const restore = <P extends TSchema>(url: string, route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> }) =>
-    action(url, { ...route, method: 'POST' });
+  const restore = <P extends TSchema>(
+    url: string,
+    route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> },
+  ) => action(url, { ...route, method: 'POST' });
 
   return { list, all, read, action, create, update, delete: remove, restore };
 }
