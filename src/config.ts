@@ -26,6 +26,8 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` (one object a line, for collectors), `pretty` (pino-pretty, a dev dependency), or `auto`: pretty on a development terminal. */
+  logFormat: 'json' | 'pretty' | 'auto';
   rateLimitPerMinute: number;
   /**
    * Milliseconds an instance may reuse a resolved token or a `/me` profile. Writes through this
@@ -101,6 +103,12 @@ function booleanFrom(value: string | undefined, fallback: boolean, name: string)
   if (value === undefined || value === '') return fallback;
   if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value}"`);
   return value === 'true';
+}
+
+function logFormatFrom(value: string | undefined): Config['logFormat'] {
+  if (value === undefined || value === '') return 'auto';
+  if (value !== 'json' && value !== 'pretty' && value !== 'auto') throw new Error(`LOG_FORMAT must be json, pretty or auto, got "${value}"`);
+  return value;
 }
 
 function atMost(value: number, max: number, name: string): number {
@@ -192,6 +200,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logFormat: logFormatFrom(env.LOG_FORMAT),
     rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
     cacheTtlMs: intFrom(env.CACHE_TTL_MS, 2000, 'CACHE_TTL_MS'),
     maxPageSize: intFrom(env.MAX_PAGE_SIZE, 100, 'MAX_PAGE_SIZE'),

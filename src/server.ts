@@ -7,8 +7,8 @@ import { commandContext, openMigratedDatabase } from './runtime.js';
 /** Migrates, seeds the demo data into an empty database when enabled, listens, and shuts down gracefully. */
 export async function serve(config: Config): Promise<void> {
   const database = await openMigratedDatabase(config);
-  await seedOnStart(config, database);
   const app = await buildApp({ config, database });
+  await seedOnStart(config, database, (text) => app.log.info(text.trimEnd()));
   await app.listen({ host: config.host, port: config.port });
   if (app.metricsServer && config.metricsListen) {
     await app.metricsServer.listen(config.metricsListen);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maskUrl } from './logging.js';
+import { loadConfig } from '../config.js';
+import { logTransport, maskUrl } from './logging.js';
 
 describe('maskUrl', () => {
   it('masks magic-link tokens in the path', () => {
@@ -31,5 +32,24 @@ describe('maskUrl', () => {
   it('leaves URLs without anything sensitive as they are', () => {
     for (const url of ['/api/v1/me', '/api/v1/contacts?search=anna&page=1', '/health', '/api/v1/cdrs/recording?path=2026/11/rec.wav'])
       expect(maskUrl(url)).toBe(url);
+  });
+});
+
+describe('log format', () => {
+  it('is pretty on a development terminal, and JSON for a pipe, tests and production unless asked', () => {
+    expect(logTransport({ logFormat: 'auto', env: 'development' }, true)?.target).toMatch(/pino-pretty/);
+    expect(logTransport({ logFormat: 'auto', env: 'development' }, false)).toBeUndefined();
+    expect(logTransport({ logFormat: 'auto', env: 'production' }, true)).toBeUndefined();
+    expect(logTransport({ logFormat: 'auto', env: 'test' }, true)).toBeUndefined();
+    expect(logTransport({ logFormat: 'json', env: 'development' }, true)).toBeUndefined();
+    expect(logTransport({ logFormat: 'pretty', env: 'production' }, false)).toMatchObject({
+      target: expect.stringMatching(/pino-pretty/),
+      options: { colorize: false },
+    });
+  });
+
+  it('refuses a format it does not know', () => {
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT must be json, pretty or auto/);
+    expect(loadConfig({}).logFormat).toBe('auto');
   });
 });

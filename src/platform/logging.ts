@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import type { FastifyBaseLogger, FastifyServerOptions } from 'fastify';
 import type { Bindings, ChildLoggerOptions } from 'fastify/types/logger.js';
 import type { Config } from '../config.js';
@@ -57,9 +58,39 @@ export function maskUrl(url: string): string {
   return `${masked.slice(0, start)}?${query.join('&')}`;
 }
 
+/** pino-pretty's module path when it is installed (a dev dependency: production images leave it out). */
+function prettyTarget(): string | null {
+  try {
+    return createRequire(import.meta.url).resolve('pino-pretty');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Readable lines for a developer at a terminal, JSON for everything else (collectors, files,
+ * containers). `LOG_FORMAT=pretty` without pino-pretty installed is a start-up error, not a
+ * silent fallback.
+ */
+export function logTransport(
+  config: Pick<Config, 'logFormat' | 'env'>,
+  isTerminal = Boolean(process.stdout.isTTY),
+): { target: string; options: object } | undefined {
+  const wanted = config.logFormat === 'pretty' || (config.logFormat === 'auto' && config.env === 'development' && isTerminal);
+  if (!wanted) return undefined;
+  const target = prettyTarget();
+  if (!target) {
+    if (config.logFormat === 'pretty') throw new Error('LOG_FORMAT=pretty needs pino-pretty (a dev dependency): npm install, or LOG_FORMAT=json');
+    return undefined;
+  }
+  return { target, options: { colorize: isTerminal, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } };
+}
+
 export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  const transport = logTransport(config);
   return {
     level: config.logLevel,
+    ...(transport ? { transport } : {}),
     redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
     serializers: {
       req: (request: { method: string; url: string; id: string; ip?: string }) => ({
