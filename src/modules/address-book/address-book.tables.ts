@@ -96,6 +96,8 @@ export interface ContactImportTable {
   errors_count: Generated<number>;
   /** Data rows already written (the restart checkpoint). */
   processed_rows: Generated<number>;
+  /** Data rows of the file, counted when processing starts (migration 0014); null before. */
+  total_rows: Generated<number | null>;
   header_row_position: number | null;
   sheet_index: number | null;
   delimiter: string | null;

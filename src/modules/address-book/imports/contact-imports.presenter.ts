@@ -4,6 +4,13 @@ import type { ContactImportView, ImportMappingT } from './contact-imports.schema
 
 export type ImportRow = Selectable<ContactImportTable>;
 
+/** Percent of the file's rows handled: 100 once finished, null until the rows are counted. */
+function progressOf(row: ImportRow): number | null {
+  if (row.status === 'completed' || row.status === 'completed_with_errors') return 100;
+  if (row.total_rows === null) return null;
+  return row.total_rows === 0 ? 100 : Math.min(100, Math.floor((row.processed_rows * 100) / row.total_rows));
+}
+
 export function presentImport(
   row: ImportRow,
   related: { records?: Array<Selectable<ContactImportRecordTable>>; errors?: Array<Selectable<ContactImportErrorTable>> } = {},
@@ -16,6 +23,9 @@ export function presentImport(
     file_name: row.original_name,
     records_count: row.records_count,
     errors_count: row.errors_count,
+    total_rows: row.total_rows,
+    processed_rows: row.processed_rows,
+    progress: progressOf(row),
     can_confirm: row.status === 'incomplete' && mappings.length > 0,
     header_row_position: row.header_row_position,
     sheet_index: row.sheet_index,

@@ -121,6 +121,7 @@ export class ImportProcessor {
       const failed = await this.validateAll(row, mappings, columns, country, groupsByName);
       if (failed) return;
     }
+    if (row.total_rows === null) row = await this.countRows(row);
 
     let chunk: DataRow[] = [];
     let checkpoint = row.processed_rows;
@@ -163,6 +164,9 @@ export class ImportProcessor {
       }
       if (++seen % 5000 === 0) await this.checkIn();
     }
+    // The pass has counted the rows: progress needs no second one.
+    row.total_rows = seen;
+    await updateImport(this.ctx.db, row.id, { total_rows: seen });
     if (invalidRows === 0) return false;
     const now = this.ctx.clock.now().toISOString();
     await this.ctx.db.transaction().execute(async (trx) => {
@@ -398,6 +402,14 @@ export class ImportProcessor {
       }
     }
     return { byNumber, byEmail };
+  }
+
+  /** Counts the file's data rows (a pass over the file without mapping them), for progress. */
+  private async countRows(row: ImportRow): Promise<ImportRow> {
+    let total = 0;
+    for await (const _ of dataRows(row)) if (++total % 5000 === 0) await this.checkIn();
+    await updateImport(this.ctx.db, row.id, { total_rows: total });
+    return { ...row, total_rows: total };
   }
 
   private async finish(importId: string): Promise<void> {

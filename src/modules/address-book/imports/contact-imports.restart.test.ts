@@ -40,7 +40,9 @@ describe('contact import restart safety', () => {
     };
     await expect(new ImportProcessor(t.ctx, dying).run(imp.id)).rejects.toThrow('power cut');
     const halfway = await t.ctx.db.selectFrom('contact_imports').selectAll().where('id', '=', imp.id).executeTakeFirstOrThrow();
-    expect(halfway).toMatchObject({ status: 'processing', processed_rows: 1000, records_count: 1000 });
+    expect(halfway).toMatchObject({ status: 'processing', processed_rows: 1000, records_count: 1000, total_rows: 2500 });
+    const shown = (await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${imp.id}`, headers: bearer(user.token) })).json();
+    expect(shown).toMatchObject({ status: 'processing', total_rows: 2500, processed_rows: 1000, progress: 40 });
 
     // While the lease holds nobody touches it; once it expires another worker resumes.
     expect(await t.app.jobs.drain()).toBe(0);
@@ -48,7 +50,7 @@ describe('contact import restart safety', () => {
     await t.app.jobs.drain();
 
     const done = (await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${imp.id}?include=records`, headers: bearer(user.token) })).json();
-    expect(done).toMatchObject({ status: 'completed', records_count: 2500, errors_count: 0 });
+    expect(done).toMatchObject({ status: 'completed', records_count: 2500, errors_count: 0, total_rows: 2500, processed_rows: 2500, progress: 100 });
     expect(new Set(done.records.map((r: { model_id: string }) => r.model_id)).size).toBe(2500);
     expect(done.records.every((r: { is_new: boolean }) => r.is_new)).toBe(true);
     const contacts = await t.ctx.db

@@ -44,6 +44,17 @@ export const ContactImport = Type.Object(
     file_name: Nullable(Type.String()),
     records_count: Type.Integer(),
     errors_count: Type.Integer(),
+    total_rows: Nullable(
+      Type.Integer({ minimum: 0, description: 'Data rows of the file (the header row excluded), counted when processing starts; null before.' }),
+    ),
+    processed_rows: Type.Integer({ minimum: 0, description: 'Data rows handled so far, imported or skipped as errors.' }),
+    progress: Nullable(
+      Type.Integer({
+        minimum: 0,
+        maximum: 100,
+        description: 'processed_rows as a percentage of total_rows (rounded down); 100 once completed; null until the rows are counted.',
+      }),
+    ),
     can_confirm: Type.Boolean({ description: 'True while incomplete with a saved mapping.' }),
     header_row_position: Nullable(Type.Integer({ minimum: 1 })),
     sheet_index: Nullable(Type.Integer({ minimum: 0 })),

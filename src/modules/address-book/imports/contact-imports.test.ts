@@ -73,6 +73,9 @@ describe('contact imports', () => {
       can_confirm: false,
       records_count: 0,
       errors_count: 0,
+      total_rows: null,
+      processed_rows: 0,
+      progress: null,
       mappings: [],
       skip_on_error: false,
       notify_owner_by_email: false,
@@ -286,7 +289,7 @@ describe('contact imports', () => {
       'Name,E-mail,Phone\nGood One,good1@example.test,621 400 001\n,nameless@example.test,621 400 002\nBad Phone,bad@example.test,12\nGood Two,good2@example.test,621 400 003\n';
     const strict = (await upload(t, user.token, { name: 's.csv', content: file })).json().data;
     const failed = await runImport(t, user.token, strict.id);
-    expect(failed).toMatchObject({ status: 'failed', records_count: 0, errors_count: 2, records: [] });
+    expect(failed).toMatchObject({ status: 'failed', records_count: 0, errors_count: 2, records: [], total_rows: 4, processed_rows: 0, progress: 0 });
     expect(failed.failure_reason).toContain('skip_on_error');
     expect(failed.errors).toEqual([
       {
@@ -306,7 +309,15 @@ describe('contact imports', () => {
 
     const lenient = (await upload(t, user.token, { name: 's.csv', content: file }, { skip_on_error: 'true' })).json().data;
     const partial = await runImport(t, user.token, lenient.id);
-    expect(partial).toMatchObject({ status: 'completed_with_errors', records_count: 2, errors_count: 2, skip_on_error: true });
+    expect(partial).toMatchObject({
+      status: 'completed_with_errors',
+      records_count: 2,
+      errors_count: 2,
+      skip_on_error: true,
+      total_rows: 4,
+      processed_rows: 4,
+      progress: 100,
+    });
     expect(partial.errors.map((e: { row: number }) => e.row)).toEqual([3, 4]);
     expect((await get(user.token, '/contacts?search=good')).json().data).toHaveLength(2);
   });
