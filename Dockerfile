@@ -2,17 +2,20 @@
 # runtime stage holds the compiled server and production dependencies only, runs as the image's
 # unprivileged `node` user, and reports healthy once `/ready` does (database reachable,
 # migrations applied). Configuration comes from the environment: see .env.example.
-FROM node:22-bookworm-slim AS build
+# On Node 22 and later the SQLite driver (better-sqlite3 13) ships its binaries inside the package,
+# so the install runs no scripts and the image needs no compiler (the Node 20 driver, an optional
+# dependency, is left unbuilt).
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY bin ./bin
 COPY scripts ./scripts
 COPY src ./src
 RUN npm run build && npm prune --omit=dev
 
-FROM node:22-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=8080 \

@@ -1,4 +1,4 @@
-import SqliteDatabase from 'better-sqlite3';
+import type SqliteDatabase from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
@@ -34,7 +34,7 @@ export function openDatabase(options: DatabaseOptions): Database {
 
 function openSqlite(path: string): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new SqliteDatabase(path);
+  const sqlite = new (loadSqlite())(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
@@ -66,6 +66,16 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
     },
   };
 }
+
+/**
+ * better-sqlite3 13 (Node-API, binaries inside the package) on Node 22 and later: 12.x aborts the
+ * process on Node 24.19+ when a statement is garbage-collected (its ObjectWrap destructor trips
+ * `RemoveEnvironmentCleanupHook`'s check, WiseLibs/better-sqlite3#1515). 13 crashes on Node 20,
+ * which keeps 12.x, installed under the alias better-sqlite3-node20 as an optional dependency.
+ * Both have the same API.
+ */
+export const SQLITE_DRIVER = Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20';
+const loadSqlite = () => createRequire(import.meta.url)(SQLITE_DRIVER) as typeof SqliteDatabase;
 
 /** pg is loaded only when a PostgreSQL URL is configured: it is about 70 ms of every embedded start otherwise. */
 const loadPg = () => createRequire(import.meta.url)('pg') as typeof pgModule;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { SQLITE_DRIVER } from '../../src/db/database.js';
 
 const run = promisify(execFile);
 const dockerfile = readFileSync('Dockerfile', 'utf8');
@@ -97,4 +98,14 @@ describe('the container image', () => {
     },
     60_000,
   );
+});
+
+describe('the SQLite driver', () => {
+  it('is better-sqlite3 13 from Node 22 on, and 12 (the optional better-sqlite3-node20) on Node 20', () => {
+    const major = Number(process.versions.node.split('.')[0]);
+    expect(SQLITE_DRIVER).toBe(major >= 22 ? 'better-sqlite3' : 'better-sqlite3-node20');
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; optionalDependencies: Record<string, string> };
+    expect(manifest.dependencies['better-sqlite3']).toMatch(/^\^13\./);
+    expect(manifest.optionalDependencies['better-sqlite3-node20']).toMatch(/^npm:better-sqlite3@\^12\./);
+  });
 });
