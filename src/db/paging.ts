@@ -13,7 +13,8 @@ export interface PageRequest {
 }
 
 /**
- * One page of a filtered query and the total over the same filters: rows sorted by the
+ * One page of a filtered query and the total over the same filters (counted only when the page
+ * is full or empty past the end, see below): rows sorted by the
  * allow-listed terms (validated by the list schema), then by `tieBreaker` so pages are stable.
  * `scoped` builds the filtered query anew for the rows and for the count. Nullable sort fields
  * listed in `nullsLast` put their nulls last in both directions, on both dialects.
@@ -32,15 +33,17 @@ export async function fetchPage<DB, TB extends keyof DB, O>(
     if (options.nullsLast?.includes(term.field)) query = query.orderBy(sql`${column(term.field)} is null`);
     query = query.orderBy(column(term.field), term.direction);
   }
-  const [rows, count] = await Promise.all([
-    query
-      .orderBy(column(options.tieBreaker ?? 'id'))
-      .limit(page.perPage)
-      .offset(page.offset)
-      .execute(),
-    scoped()
-      .select(sql<string | number>`count(*)`.as('total'))
-      .executeTakeFirstOrThrow(),
-  ]);
+  const rows = await query
+    .orderBy(column(options.tieBreaker ?? 'id'))
+    .limit(page.perPage)
+    .offset(page.offset)
+    .execute();
+  // A page that is not full is the last one: its rows tell the total, and most admin lists fit
+  // one page, so they cost one query. A full page (or an empty one past the end) needs the count.
+  if (rows.length > 0 && rows.length < page.perPage) return { rows, total: page.offset + rows.length };
+  if (rows.length === 0 && page.offset === 0) return { rows, total: 0 };
+  const count = await scoped()
+    .select(sql<string | number>`count(*)`.as('total'))
+    .executeTakeFirstOrThrow();
   return { rows, total: Number((count as { total: string | number }).total) };
 }

@@ -54,7 +54,10 @@ export function paginate<T>(
   neighbours?: { prev: string | null; next: string | null },
 ): PageEnvelope<T> {
   const lastPage = Math.max(1, Math.ceil(total / page.perPage));
-  const url = (n: number) => `${path}?${new URLSearchParams({ ...linkParams(query), page: String(n) }).toString()}`;
+  // The other parameters are encoded once; each link appends its page (as URLSearchParams would, last).
+  const others = new URLSearchParams(linkParams(query)).toString();
+  const prefix = `${path}?${others}${others ? '&' : ''}page=`;
+  const url = (n: number) => `${prefix}${n}`;
   const prev = neighbours ? neighbours.prev : page.page > 1 ? url(Math.min(page.page - 1, lastPage)) : null;
   const next = neighbours ? neighbours.next : page.page < lastPage ? url(page.page + 1) : null;
   const links: PageEnvelope<T>['meta']['links'] = [{ url: prev, label: '&laquo; Previous', active: false }];
