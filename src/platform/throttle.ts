@@ -6,7 +6,8 @@ import { TooManyRequests } from './errors.js';
 export interface CounterStore {
   /** Adds one to `key` and returns the count in the current window and the seconds left in it. */
   hit(key: string, windowSeconds: number): Promise<{ count: number; resetInSeconds: number }>;
-  peek(key: string): Promise<number>;
+  /** The count in the current window (0 when none) and the seconds left in it, without adding one. */
+  peek(key: string): Promise<{ count: number; resetInSeconds: number }>;
   reset(key: string): Promise<void>;
 }
 
@@ -25,8 +26,9 @@ export class MemoryCounterStore implements CounterStore {
     return { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - now) / 1000) };
   }
   async peek(key: string) {
+    const now = this.clock.nowMs();
     const entry = this.counters.get(key);
-    return entry && entry.resetAt > this.clock.nowMs() ? entry.count : 0;
+    return entry && entry.resetAt > now ? { count: entry.count, resetInSeconds: Math.ceil((entry.resetAt - now) / 1000) } : { count: 0, resetInSeconds: 0 };
   }
   async reset(key: string) {
     this.counters.delete(key);
@@ -53,7 +55,10 @@ export class RedisCounterStore implements CounterStore {
     return { count, resetInSeconds: Math.ceil(ttl / 1000) };
   }
   async peek(key: string) {
-    return Number((await this.redis.get(this.prefix + key)) ?? 0);
+    const name = this.prefix + key;
+    const results = await this.redis.multi().get(name).pttl(name).exec();
+    const ttl = Number(results?.[1]?.[1] ?? -1);
+    return { count: Number(results?.[0]?.[1] ?? 0), resetInSeconds: ttl > 0 ? Math.ceil(ttl / 1000) : 0 };
   }
   async reset(key: string) {
     await this.redis.del(this.prefix + key);
@@ -65,5 +70,16 @@ export async function throttle(store: CounterStore, limits: Array<{ key: string;
   for (const limit of limits) {
     const { count, resetInSeconds } = await store.hit(limit.key, limit.windowSeconds);
     if (count > limit.max) throw new TooManyRequests(resetInSeconds, 'Too many attempts. Please try again later.');
+  }
+}
+
+/**
+ * For guards that count failures only (a password login): refuses with 429 while any key has
+ * reached its limit, without counting this attempt; `throttle` then counts the attempts that fail.
+ */
+export async function refuseWhenExhausted(store: CounterStore, limits: Array<{ key: string; max: number }>): Promise<void> {
+  for (const limit of limits) {
+    const { count, resetInSeconds } = await store.peek(limit.key);
+    if (count >= limit.max) throw new TooManyRequests(resetInSeconds, 'Too many attempts. Please try again later.');
   }
 }

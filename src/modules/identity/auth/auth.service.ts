@@ -4,7 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import type { MailMessage } from '../../../platform/mail/mailer.js';
 import { hashPassword, needsRehash, oneTimeCode, sha256, verifyPassword } from '../../../platform/crypto.js';
 import { issueUserToken, revokeUserToken } from '../../../platform/auth/tokens.js';
-import { throttle } from '../../../platform/throttle.js';
+import { refuseWhenExhausted, throttle } from '../../../platform/throttle.js';
 import {
   consumeSecret,
   countFailedAttempt,
@@ -41,24 +41,40 @@ export class AuthService {
     private readonly log: MailErrorLog,
   ) {}
 
-  /** Guessing guard: attempts per e-mail and per client address in a sliding window. */
+  /** Guessing guard: attempts per e-mail and per client address in a fixed window. */
   private async guard(action: string, email: string, ip: string): Promise<void> {
+    await throttle(this.ctx.counters, this.limits(action, email, ip));
+  }
+
+  private limits(action: string, email: string, ip: string) {
     const { loginAttemptsPerWindow: max, loginWindowSeconds: windowSeconds } = this.ctx.config;
-    await throttle(this.ctx.counters, [
+    return [
       { key: `${action}:email:${email.toLowerCase()}`, max, windowSeconds },
       { key: `${action}:ip:${ip}`, max: max * 5, windowSeconds },
-    ]);
+    ];
   }
 
   private async issue(user: LoginUser, via: string): Promise<string> {
     return issueUserToken(this.ctx.db, this.ctx.clock, user, { name: via, ttlSeconds: this.ctx.config.userTokenTtlSeconds });
   }
 
+  /**
+   * Only failed attempts count against the e-mail's and the address's limits, so someone who signs
+   * in often is never locked out; once a limit is reached, every attempt is refused (429) until the
+   * window ends, the right password included, so guessing gains nothing.
+   */
   async login(email: string, password: string, ip: string): Promise<string> {
-    await this.guard('login', email, ip);
+    const limits = this.limits('login', email, ip);
+    await refuseWhenExhausted(this.ctx.counters, limits);
     const user = await findUserByEmail(this.ctx.db, email);
     const valid = await verifyPassword(password, user?.password_hash ?? null);
-    if (!user || !valid) throw new Unauthorized(INVALID_CREDENTIALS);
+    if (!user || !valid) {
+      await throttle(this.ctx.counters, limits).catch((error: unknown) => {
+        // This failure reached the limit: it is still answered as the failure it is.
+        if (!(error instanceof TooManyRequests)) throw error;
+      });
+      throw new Unauthorized(INVALID_CREDENTIALS);
+    }
     if (user.status !== 'active') throw new Forbidden(DISABLED);
     // The one moment the password is known: a hash of an older scheme (scrypt) becomes argon2id.
     if (user.password_hash && needsRehash(user.password_hash))

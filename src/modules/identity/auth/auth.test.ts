@@ -89,6 +89,13 @@ describe('password login, logout and tokens', () => {
     t.clock.advance(61);
     expect((await login(t, user.email, user.password, '10.1.0.9')).statusCode).toBe(200);
   });
+
+  it('counts failed logins only: signing in often never locks the account', async () => {
+    const user = await createUser(t.ctx);
+    for (let i = 0; i < 8; i++) expect((await login(t, user.email, user.password, '10.2.0.1')).statusCode).toBe(200);
+    expect((await login(t, user.email, 'a-typo', '10.2.0.1')).statusCode).toBe(401);
+    expect((await login(t, user.email, user.password, '10.2.0.1')).statusCode).toBe(200);
+  });
 });
 
 describe('magic links and one-time codes, delivered over real SMTP', () => {
