@@ -1,6 +1,7 @@
 import type { AppContext } from './platform/context.js';
 import { createApiKey } from './platform/auth/api-keys.js';
 import { insertPbx } from './platform/tenancy.js';
+import { withLease } from './platform/leases.js';
 import { insertUser } from './modules/directory/index.js';
 import type { DemoTenantContext } from './platform/demo-seeder.js';
 import { DEMO_SEEDERS } from './modules/index.js';
@@ -69,19 +70,30 @@ const PLANS: TenantPlan[] = [
 
 const SETTING_KEY = 'demo_seed';
 
-export async function demoSeedExists(db: AppContext['db']): Promise<boolean> {
-  return !!(await db.selectFrom('settings').select('key').where('key', '=', SETTING_KEY).executeTakeFirst());
-}
-
 /**
  * Two tenants, each with an admin, two users, a disabled user and every kind of key, so
  * cross-tenant and cross-user behaviour can be tried from the demo data alone. Seeding again
  * returns the first answer (kept sealed in `settings`, since tokens are stored only as hashes).
  */
 export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; created: boolean }> {
-  const existing = await ctx.db.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
-  if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
+  return (await seedDemoOnce(ctx, { onlyIntoEmpty: false }))!;
+}
 
+/**
+ * The seed under the `demo-seed` lease, so of several instances starting together (or a CLI seed
+ * beside a starting server) one seeds and the others wait and read its answer. `onlyIntoEmpty`:
+ * a database holding other data and no demo seed is left alone (null).
+ */
+export async function seedDemoOnce(ctx: AppContext, options: { onlyIntoEmpty: boolean }): Promise<{ seed: DemoSeed; created: boolean } | null> {
+  return withLease(ctx.db, ctx.clock, 'demo-seed', async () => {
+    const existing = await ctx.db.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+    if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
+    if (options.onlyIntoEmpty && (await ctx.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst())) return null;
+    return { seed: await seedAll(ctx), created: true };
+  });
+}
+
+async function seedAll(ctx: AppContext): Promise<DemoSeed> {
   const tenants: DemoTenant[] = [];
   for (const [index, plan] of PLANS.entries()) tenants.push(await seedTenant(ctx, plan, index));
   const seed: DemoSeed = { base_url: ctx.config.baseUrl, tenants };
@@ -89,7 +101,7 @@ export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; creat
     .insertInto('settings')
     .values({ key: SETTING_KEY, value: ctx.secrets.seal(JSON.stringify(seed)), updated_at: ctx.clock.now().toISOString() })
     .execute();
-  return { seed, created: true };
+  return seed;
 }
 
 async function seedTenant(ctx: AppContext, plan: TenantPlan, index: number): Promise<DemoTenant> {

@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openTestDatabase } from '../test/database.js';
+import { openSharedEmptyDatabase, openTestDatabase } from '../test/database.js';
+import { migrateToLatest } from './db/migrate.js';
 import { loadConfig } from './config.js';
 import type { Database } from './db/database.js';
 import { seedOnStart } from './server.js';
@@ -54,4 +55,32 @@ describe('demo data when the server starts', () => {
     const development = await start({ DATA_DIR, SECRET_KEY }, seeded);
     expect(development.printed).toContain(`${seed.tenants[0].admin.email} / ${seed.tenants[0].admin.password}`);
   });
+});
+
+describe('several instances starting together on one empty database', () => {
+  // PostgreSQL: each migrates (Kysely's advisory lock) and seeds (the demo-seed lease) at once.
+  // SQLite serves one instance, so there the database is migrated first and only the seeding races.
+  it('migrates once and seeds the demo data once; every instance prints the same logins', async () => {
+    const shared = await openSharedEmptyDatabase(4);
+    try {
+      const env = { DATA_DIR, SECRET_KEY, SEED_DEMO: 'true' };
+      if (process.env.TEST_DB !== 'postgres') await migrateToLatest(shared.handles[0].db);
+      const printed = await Promise.all(
+        shared.handles.map(async (handle) => {
+          await migrateToLatest(handle.db);
+          let text = '';
+          await seedOnStart(loadConfig(env), handle, (line) => (text += line));
+          return text;
+        }),
+      );
+      const db = shared.handles[0].db;
+      expect((await db.selectFrom('pbxes').select('name').execute()).map((p) => p.name).sort()).toEqual(['Acme Logistics S.à r.l.', 'Globex Handels GmbH']);
+      expect(printed.filter((text) => text.startsWith('Demo data seeded'))).toHaveLength(1);
+      const logins = printed.map((text) => text.split('\n').filter((line) => line.includes(' / ')));
+      for (const lines of logins) expect(lines).toEqual(logins[0]);
+      expect(await db.selectFrom('leases').selectAll().where('name', '=', 'demo-seed').execute()).toEqual([]);
+    } finally {
+      await shared.close();
+    }
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
-import { demoSeedExists, seedDemo, type DemoSeed } from './demo-seed.js';
+import { seedDemoOnce, type DemoSeed } from './demo-seed.js';
 import { commandContext, openMigratedDatabase } from './runtime.js';
 
 /** Migrates, seeds the demo data into an empty database when enabled, listens, and shuts down gracefully. */
@@ -39,10 +39,8 @@ export async function serve(config: Config): Promise<void> {
  */
 export async function seedOnStart(config: Config, database: Database, write: (text: string) => unknown = (text) => process.stdout.write(text)): Promise<void> {
   if (!config.seedDemo) return;
-  const empty = !(await database.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst());
-  if (!empty && !(await demoSeedExists(database.db))) return;
-  const { seed, created } = await seedDemo(commandContext(config, database));
-  write(demoBanner(seed, created, config.env !== 'production'));
+  const seeded = await seedDemoOnce(commandContext(config, database), { onlyIntoEmpty: true });
+  if (seeded) write(demoBanner(seeded.seed, seeded.created, config.env !== 'production'));
 }
 
 function demoBanner(seed: DemoSeed, created: boolean, showPasswords: boolean): string {

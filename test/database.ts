@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
@@ -32,6 +35,35 @@ export async function openTestDatabase(): Promise<Database> {
       await withAdmin(url, (client) => client.query(`drop database if exists "${name}"`)).catch((error: { code?: string }) => {
         if (error.code !== '55006') throw error; // object_in_use
       });
+    },
+  };
+}
+
+/**
+ * `count` handles on one new, empty (unmigrated) database, as several instances of the server see
+ * it: a SQLite file, or a PostgreSQL database of its own (dropped by `close`).
+ */
+export async function openSharedEmptyDatabase(count: number): Promise<{ handles: Database[]; close(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (process.env.TEST_DB !== 'postgres' || !url) {
+    const dir = mkdtempSync(join(tmpdir(), 'pbx-shared-'));
+    const handles = Array.from({ length: count }, () => openDatabase({ sqlitePath: join(dir, 'shared.sqlite') }));
+    return {
+      handles,
+      async close() {
+        for (const handle of handles) await handle.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const name = `${inject('pgTemplate')}_shared_${randomBytes(4).toString('hex')}`;
+  await withAdmin(url, (client) => client.query(`create database "${name}"`));
+  const handles = Array.from({ length: count }, () => openDatabase({ url: databaseUrl(url, name), poolSize: 4 }));
+  return {
+    handles,
+    async close() {
+      for (const handle of handles) await handle.close();
+      await withAdmin(url, (client) => client.query(`drop database if exists "${name}" with (force)`)).catch(() => undefined);
     },
   };
 }

@@ -1,4 +1,7 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from './clock.js';
 import type { DB, Timestamp } from '../db/schema.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -26,4 +29,33 @@ export async function acquireLease(db: Db, name: string, holder: string, now: Ti
 /** Gives a lease up at once (only the holder can), so another instance need not wait for it to lapse. */
 export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
   await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
+}
+
+/**
+ * Runs `work` while holding the lease `name`, waiting for it when another instance (or command)
+ * holds it: what must happen once however many instances start together (seeding the demo data).
+ * The lease is renewed while `work` runs and lapses on its own if this process dies.
+ */
+export async function withLease<T>(
+  db: Kysely<DB>,
+  clock: Clock,
+  name: string,
+  work: () => Promise<T>,
+  options: { ttlSeconds?: number; waitSeconds?: number } = {},
+): Promise<T> {
+  const holder = randomUUID();
+  const ttlMs = (options.ttlSeconds ?? 60) * 1000;
+  const until = () => new Date(clock.nowMs() + ttlMs).toISOString();
+  const giveUpAt = Date.now() + (options.waitSeconds ?? 600) * 1000;
+  while (!(await acquireLease(db, name, holder, clock.now().toISOString(), until()))) {
+    if (Date.now() > giveUpAt) throw new Error(`lease ${name}: still held by another instance after ${options.waitSeconds ?? 600} s`);
+    await sleep(200);
+  }
+  const renewal = setInterval(() => void acquireLease(db, name, holder, clock.now().toISOString(), until()).catch(() => undefined), ttlMs / 3);
+  try {
+    return await work();
+  } finally {
+    clearInterval(renewal);
+    await releaseLease(db, name, holder);
+  }
 }
