@@ -42,6 +42,7 @@ export const workforceRoutes: RoutePlugin[] = [
 export { seedOrganisation } from './workforce.seed.js';
 export { seedWorkforceTime } from './time.seed.js';
 export { seedAbsences } from './absences.seed.js';
+export { seedRecurringTransactions } from './recurring/recurring.seed.js';
 
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */
