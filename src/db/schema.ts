@@ -19,4 +19,14 @@ export type * from './foundation.tables.js';
 
 /** Every table. */
 export interface DB
-  extends FoundationTables, DirectoryTables, AddressBookTables, CallTables, WorkforceTables, RecurringTables, JobTables, WebhookTables, LeaseTables, AuditTables {}
+  extends
+    FoundationTables,
+    DirectoryTables,
+    AddressBookTables,
+    CallTables,
+    WorkforceTables,
+    RecurringTables,
+    JobTables,
+    WebhookTables,
+    LeaseTables,
+    AuditTables {}

@@ -210,8 +210,10 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   };
 
   /** `POST …/restore` of a soft-deleted row: 200 `{data}` (or flat). */
-  const restore = <P extends TSchema>(url: string, route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> }) =>
-    action(url, { ...route, method: 'POST' });
+  const restore = <P extends TSchema>(
+    url: string,
+    route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> },
+  ) => action(url, { ...route, method: 'POST' });
 
   return { list, all, read, action, create, update, delete: remove, restore };
 }

@@ -8,7 +8,14 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
 import type { LedgerTypeName } from '../recurring.tables.js';
 import { managesEmployees } from '../shared/employees.js';
-import { findAbsenceType, insertAbsenceType, listAbsenceTypes, updateAbsenceType, type AbsenceTypeFilters, type AbsenceTypeRow } from './absence-types.queries.js';
+import {
+  findAbsenceType,
+  insertAbsenceType,
+  listAbsenceTypes,
+  updateAbsenceType,
+  type AbsenceTypeFilters,
+  type AbsenceTypeRow,
+} from './absence-types.queries.js';
 import type { AbsenceTypeInput, AbsenceTypeView } from './absence-types.schemas.js';
 
 export type { AbsenceTypeRow };

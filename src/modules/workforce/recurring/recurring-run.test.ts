@@ -126,7 +126,14 @@ describe('recurring transactions: the scheduler', () => {
     const created = await create(s, { type: 'overtime_balance', amount: 1.5, tr_type: 'debit', sub_type: 'monthly_cap' });
     await at(START.feb);
     const [row] = await ledger(created.id);
-    expect(row).toMatchObject({ type: 'overtime_balance', sub_type: 'monthly_cap', adjustment: 'debit', working_days: 0, total_seconds: 5400, status: 'approved' });
+    expect(row).toMatchObject({
+      type: 'overtime_balance',
+      sub_type: 'monthly_cap',
+      adjustment: 'debit',
+      working_days: 0,
+      total_seconds: 5400,
+      status: 'approved',
+    });
     expect(await balances(s)).toEqual({ leave_balance: 10, compensatory_balance: 3600 - 5400, ho_balance: 5 });
   });
 

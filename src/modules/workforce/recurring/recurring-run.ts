@@ -22,7 +22,12 @@ import { contractsOverlapping } from '../contracts/contracts.queries.js';
 import { findEmployee } from '../employees/employees.queries.js';
 import { governingContract } from '../required-work-time/work-calendar.js';
 import { tenantZone } from '../shared/employees.js';
-import { findRecurringTransaction, lockRecurringTransaction, updateRecurringTransaction, type RecurringTransactionRow } from './recurring-transactions.queries.js';
+import {
+  findRecurringTransaction,
+  lockRecurringTransaction,
+  updateRecurringTransaction,
+  type RecurringTransactionRow,
+} from './recurring-transactions.queries.js';
 import { localDay, nextPeriodStart } from './schedule.js';
 
 export interface RunPayload {
@@ -59,7 +64,13 @@ async function dueTemplate(trx: Transaction<DB>, ctx: AppContext, tenant: Tenant
 }
 
 /** Books the run's adjustment; answers the ledger row's id, or why the run cannot apply. */
-async function book(trx: Transaction<DB>, tenant: Tenant, template: RecurringTransactionRow, day: string, now: string): Promise<{ rowId: string } | { failure: string }> {
+async function book(
+  trx: Transaction<DB>,
+  tenant: Tenant,
+  template: RecurringTransactionRow,
+  day: string,
+  now: string,
+): Promise<{ rowId: string } | { failure: string }> {
   const employee = await findEmployee(trx, tenant, template.employee_id);
   if (!employee) return { failure: 'The employee has been deleted.' };
   const contract = governingContract(await contractsOverlapping(trx, tenant, employee.id, day, day), day);

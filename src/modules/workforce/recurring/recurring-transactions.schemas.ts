@@ -36,7 +36,9 @@ export const RecurringTransaction = Type.Object(
         'active: runs when due; paused: does not run until resumed; completed: a run_once template that ran (final); failed: the last run could not apply (see failure_reason) until resumed.',
     }),
     failure_reason: Nullable(Type.String({ description: 'Why the last run failed; null otherwise.' })),
-    next_run_at: Nullable(DateTime({ description: 'When the next run is due (the start of the next month or year, local midnight, as UTC); null unless active.' })),
+    next_run_at: Nullable(
+      DateTime({ description: 'When the next run is due (the start of the next month or year, local midnight, as UTC); null unless active.' }),
+    ),
     last_run_at: Nullable(
       DateTime({ description: 'The due instant of the last run that applied (a run catching up after downtime shows the period it booked, not when it ran).' }),
     ),

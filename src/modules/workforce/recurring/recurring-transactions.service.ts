@@ -174,7 +174,8 @@ export class RecurringTransactionsService {
   private async checkEmployee(tenant: Tenant, employeeId: string, today: string): Promise<void> {
     const employee = await findEmployee(this.ctx.db, tenant, employeeId);
     if (!employee) throw ValidationFailed.field('employee_id', 'The employee_id must be an employee of this PBX.');
-    if (!(await hasUnendedContract(this.ctx.db, tenant, employee.id, today))) throw ValidationFailed.field('employee_id', 'The employee has no contract running today or starting later: a run would have no balance to change.');
+    if (!(await hasUnendedContract(this.ctx.db, tenant, employee.id, today)))
+      throw ValidationFailed.field('employee_id', 'The employee has no contract running today or starting later: a run would have no balance to change.');
   }
 
   private async checkAbsenceType(tenant: Tenant, body: CreateRecurringTransactionInput): Promise<void> {

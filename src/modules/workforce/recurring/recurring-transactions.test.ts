@@ -195,7 +195,9 @@ describe('recurring transactions: the API', () => {
     const typeErrors = errorsOf(await call('POST', '/recurring-transactions', s.pbxKey, body(s, { type: 'special' })));
     expect(typeErrors.type[0]).toContain('legal, home_office, overtime_balance');
     // The limits themselves are accepted.
-    expect((await call('POST', '/recurring-transactions', s.pbxKey, body(s, { note: 'x'.repeat(65535), sub_type: 'x'.repeat(64), amount: 0.01 }))).statusCode).toBe(201);
+    expect(
+      (await call('POST', '/recurring-transactions', s.pbxKey, body(s, { note: 'x'.repeat(65535), sub_type: 'x'.repeat(64), amount: 0.01 }))).statusCode,
+    ).toBe(201);
   });
 
   it('needs a live employee of the PBX with a contract that has not ended', async () => {
