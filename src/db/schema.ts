@@ -8,6 +8,7 @@ import type { DirectoryTables } from '../modules/directory/directory.tables.js';
 import type { AddressBookTables } from '../modules/address-book/address-book.tables.js';
 import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { WorkforceTables } from '../modules/workforce/workforce.tables.js';
+import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
@@ -18,4 +19,14 @@ export type * from './foundation.tables.js';
 
 /** Every table. */
 export interface DB
-  extends FoundationTables, DirectoryTables, AddressBookTables, CallTables, WorkforceTables, JobTables, WebhookTables, LeaseTables, AuditTables {}
+  extends
+    FoundationTables,
+    DirectoryTables,
+    AddressBookTables,
+    CallTables,
+    WorkforceTables,
+    RecurringTables,
+    JobTables,
+    WebhookTables,
+    LeaseTables,
+    AuditTables {}

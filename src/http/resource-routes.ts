@@ -64,13 +64,22 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
     method: HTTPMethods,
     url: string,
     doc: RouteDoc,
-    parts: { params?: P; querystring?: Q; body?: B; response: Record<number, TSchema> },
+    parts: { params?: P; querystring?: Q; body?: B; optionalBody?: boolean; response: Record<number, TSchema> },
     handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
   ) => {
     app.route({
       method,
       url,
       config: { auth: doc.auth },
+      // A body the contract calls optional may be left out: it reads as `{}`.
+      ...(parts.optionalBody
+        ? {
+            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+              (request as { body?: unknown }).body ??= {};
+              done();
+            },
+          }
+        : {}),
       schema: {
         tags,
         operationId: doc.operationId,
@@ -145,6 +154,8 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
         params?: P;
         querystring?: Q;
         body?: B;
+        /** The body may be left out (read as `{}`), where the contract says so. */
+        optionalBody?: boolean;
         run: (call: CallOf<P, Q, B, S>) => Promise<Row>;
       },
   ) => {
@@ -154,7 +165,13 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
       route.method,
       url,
       route,
-      { params: route.params, querystring: route.querystring, body: route.body, response: { [status]: flat ? item : DataEnvelope(item) } },
+      {
+        params: route.params,
+        querystring: route.querystring,
+        body: route.body,
+        optionalBody: route.optionalBody,
+        response: { [status]: flat ? item : DataEnvelope(item) },
+      },
       async (call) => {
         const row = await route.run(call);
         call.reply.code(status);
@@ -174,7 +191,14 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   const update = <P extends TSchema, B extends TSchema>(
     url: string,
     route: RouteDoc &
-      Embeds & { method?: 'PATCH' | 'PUT'; params: P; body: B; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, B, S>) => Promise<Row> },
+      Embeds & {
+        method?: 'PATCH' | 'PUT';
+        params: P;
+        body: B;
+        envelope?: 'data' | 'flat';
+        optionalBody?: boolean;
+        run: (call: CallOf<P, NoParams, B, S>) => Promise<Row>;
+      },
   ) => action(url, { ...route, method: route.method ?? 'PATCH' });
 
   /** 204, no content. */

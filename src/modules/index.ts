@@ -12,7 +12,7 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
-import { seedAbsences, seedOrganisation, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
+import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
 const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, workforceRoutes, operationsRoutes];
 
@@ -32,6 +32,7 @@ export const DEMO_SEEDERS: DemoSeeder[] = [
   seedOrganisation,
   seedWorkforceTime,
   seedAbsences,
+  seedRecurringTransactions,
   seedAddressBook,
   seedCallHistory,
   seedIntegrations,

@@ -162,6 +162,7 @@ describe('no operation with a path id crosses tenants', () => {
       assignment: String(samples.work_shift_assignment),
       holiday: String(samples.holiday),
       absence_request: String(samples.absence_request),
+      absence_type: String(samples.absence_type),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {
@@ -171,8 +172,10 @@ describe('no operation with a path id crosses tenants', () => {
       phoneButtonId: await ownerOf('phone_buttons', samples.phone_button),
     };
     aValuesFor = (path, name) => {
-      if (name === 'id')
+      if (name === 'id') {
+        if (path.startsWith('/recurring-transactions/')) return String(samples.recurring_transaction);
         return path.startsWith('/cdrs/') ? String(samples.cdr) : path.startsWith('/contacts/imports/') ? String(samples.contact_import) : undefined;
+      }
       if (name === 'user') {
         const child = Object.keys(owners).find((param) => path.includes(`{${param}}`));
         if (child) return owners[child];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
-import { createAdmin } from '../factories.js';
+import { createAdmin, createKey } from '../factories.js';
 import { createEmployee } from '../workforce-factories.js';
 
 interface Parameter {
@@ -8,14 +8,20 @@ interface Parameter {
   in: string;
 }
 
-/** Every list of the OpenAPI document, with the page-size name it declares. */
-function listsOf(document: { servers: Array<{ url: string }>; paths: Record<string, Record<string, { parameters?: Parameter[] }>> }) {
+interface Operation {
+  parameters?: Parameter[];
+  security?: Array<Record<string, string[]>>;
+}
+
+/** Every list of the OpenAPI document, with the page-size name it declares and whether user tokens may call it. */
+function listsOf(document: { servers: Array<{ url: string }>; paths: Record<string, Record<string, Operation>> }) {
   const base = new URL(document.servers[0].url).pathname;
-  const lists: Array<{ path: string; declared: 'perPage' | 'per_page' }> = [];
+  const lists: Array<{ path: string; declared: 'perPage' | 'per_page'; userToken: boolean }> = [];
   for (const [path, methods] of Object.entries(document.paths)) {
     const names = (methods.get?.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
     const declared = names.find((name): name is 'perPage' | 'per_page' => name === 'perPage' || name === 'per_page');
-    if (declared) lists.push({ path: `${base}${path}`, declared });
+    const userToken = methods.get?.security?.some((requirement) => 'bearerAuth' in requirement) ?? true;
+    if (declared) lists.push({ path: `${base}${path}`, declared, userToken });
   }
   return lists;
 }
@@ -25,20 +31,23 @@ describe('page size on every list of the OpenAPI document', () => {
   let lists: ReturnType<typeof listsOf>;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
   let employeeId: string;
+  /** For the lists only the PBX key may read (recurring transactions). */
+  let pbxKey: string;
   beforeAll(async () => {
     // Some 150 requests: above the default 120 a minute.
     t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
     admin = await createAdmin(t.ctx);
     employeeId = (await createEmployee(t.ctx, admin.tenant)).id;
+    pbxKey = await createKey(t.ctx, admin.tenant, 'pbx');
     lists = listsOf((await t.app.inject('/api/v1/openapi.json')).json());
   });
   afterAll(() => t.close());
 
-  const get = (path: string, query: string) =>
+  const get = (path: string, query: string, userToken = true) =>
     t.app.inject({
       method: 'GET',
       url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId).replace('{employee_id}', employeeId)}?${query}`,
-      headers: bearer(admin.token),
+      headers: bearer(userToken ? admin.token : pbxKey),
     });
 
   it('finds the lists, /user-groups and /user/devices among them', () => {
@@ -48,11 +57,11 @@ describe('page size on every list of the OpenAPI document', () => {
   });
 
   it('reads the declared name: a size in range pages, 0, -1, 101 and abc are 422 on that name', async () => {
-    for (const { path, declared } of lists) {
-      const fine = await get(path, `${declared}=5`);
+    for (const { path, declared, userToken } of lists) {
+      const fine = await get(path, `${declared}=5`, userToken);
       expect(fine.statusCode, `${path} ${declared}=5`).toBe(200);
       for (const bad of ['0', '-1', '101', 'abc', '100000']) {
-        const response = await get(path, `${declared}=${bad}`);
+        const response = await get(path, `${declared}=${bad}`, userToken);
         expect(response.statusCode, `${path} ${declared}=${bad}`).toBe(422);
         const body = response.json();
         expect(body.message, path).toEqual(expect.any(String));
@@ -62,10 +71,10 @@ describe('page size on every list of the OpenAPI document', () => {
   });
 
   it('refuses the spelling the list does not declare with 422 naming the one it does', async () => {
-    for (const { path, declared } of lists) {
+    for (const { path, declared, userToken } of lists) {
       const other = declared === 'perPage' ? 'per_page' : 'perPage';
       for (const value of ['5', '0', 'abc']) {
-        const response = await get(path, `${other}=${value}`);
+        const response = await get(path, `${other}=${value}`, userToken);
         expect(response.statusCode, `${path} ${other}=${value}`).toBe(422);
         expect(response.json().errors, `${path} ${other}=${value}`).toEqual({
           [other]: [`The ${other} parameter is not accepted here; the page size is ${declared}.`],

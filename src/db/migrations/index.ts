@@ -10,6 +10,7 @@ import * as webhookSigningSecrets from './0008_webhook_signing_secrets.js';
 import * as internalKeyTenants from './0009_internal_key_tenants.js';
 import * as workforce from './0010_workforce.js';
 import * as absenceRequests from './0011_absence_requests.js';
+import * as recurringTransactions from './0012_recurring_transactions.js';
 import * as importProgress from './0014_import_progress.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
@@ -25,5 +26,6 @@ export const migrations: Record<string, Migration> = {
   '0009_internal_key_tenants': internalKeyTenants,
   '0010_workforce': workforce,
   '0011_absence_requests': absenceRequests,
+  '0012_recurring_transactions': recurringTransactions,
   '0014_import_progress': importProgress,
 };

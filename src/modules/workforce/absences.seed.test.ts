@@ -28,6 +28,7 @@ interface Row {
   accepted_by: Array<{ employee_id: string | null; status: string }>;
   request_group_id: string | null;
   removal_of_id: string | null;
+  adjustment: string | null;
 }
 
 async function seededApp(now: string): Promise<{ t: TestApp; tenants: DemoTenant[] }> {
@@ -68,7 +69,8 @@ describe('absence and home-office demo seed', () => {
         }>().data,
       );
     expect(data.length + rest.length).toBe(meta.total);
-    return [...data, ...rest];
+    // The requests this seed made: the balance adjustments of the recurring-transaction seed's runs are that seed's (recurring.seed.test.ts).
+    return [...data, ...rest].filter((row) => row.adjustment === null);
   }
   const employeeIds = async (tenant: DemoTenant) =>
     new Map(

@@ -18,6 +18,8 @@ import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.
 import { absenceRequestRoutes } from './absences/absence-requests.routes.js';
 import { nextAvailabilityRoutes } from './absences/next-availability.routes.js';
 import { homeOfficeRoutes } from './home-office/home-office.routes.js';
+import { absenceTypeRoutes } from './absence-types/absence-types.routes.js';
+import { recurringTransactionRoutes } from './recurring/recurring-transactions.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
@@ -33,11 +35,14 @@ export const workforceRoutes: RoutePlugin[] = [
   absenceRequestRoutes,
   nextAvailabilityRoutes,
   homeOfficeRoutes,
+  absenceTypeRoutes,
+  recurringTransactionRoutes,
 ];
 
 export { seedOrganisation } from './workforce.seed.js';
 export { seedWorkforceTime } from './time.seed.js';
 export { seedAbsences } from './absences.seed.js';
+export { seedRecurringTransactions } from './recurring/recurring.seed.js';
 
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */

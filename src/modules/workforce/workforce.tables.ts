@@ -162,6 +162,10 @@ export interface AbsenceRequestTable {
   balance_debited: number | null;
   created_by_user_id: string | null;
   decided_at: Timestamp | null;
+  /** On a balance adjustment a recurring transaction's run wrote (migration 0012): the template; null on requests. */
+  recurring_transaction_id: string | null;
+  /** On a balance adjustment: whether it added to the balance or took from it; null on requests. */
+  adjustment: 'credit' | 'debit' | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

@@ -80,6 +80,11 @@ export class AbsenceMovesService {
         const entries = (await validatorsOf(trx, tenant, [id])).get(id) ?? [];
         if (!entries.some((entry) => caller && entry.employee_id === caller.id)) throw new NotFound(ABSENCE_NOT_FOUND);
       }
+      if (row.adjustment)
+        throw ValidationFailed.field(
+          'status',
+          'This row is a balance adjustment written by a recurring transaction, not a request: it cannot be approved, rejected, canceled or taken back.',
+        );
       return run(trx, row, caller, this.ctx.clock.now().toISOString());
     });
   }

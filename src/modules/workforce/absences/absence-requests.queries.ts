@@ -99,8 +99,8 @@ export function pendingRemovalOf(db: Executor, tenant: Tenant, requestId: string
 }
 
 /**
- * An employee's rows of some statuses overlapping `from`..`to`, removal rows left out (they hold
- * no days of their own), in order of their first day.
+ * An employee's rows of some statuses overlapping `from`..`to`, removal rows and balance
+ * adjustments left out (they hold no days of their own), in order of their first day.
  */
 export function rowsOverlapping(
   db: Executor,
@@ -117,6 +117,7 @@ export function rowsOverlapping(
     .where('employee_id', '=', employeeId)
     .where('status', 'in', statuses)
     .where('sub_type', 'is', null)
+    .where('adjustment', 'is', null)
     .where('end_day', '>=', from)
     .where('start_day', '<=', to)
     .orderBy('start_day')

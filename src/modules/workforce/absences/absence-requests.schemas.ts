@@ -59,7 +59,13 @@ export const AbsenceRequest = Type.Object(
     holiday_id: Type.Null({ description: 'Reserved, always null.' }),
     status: Nullable(StringEnum(ABSENCE_STATUSES)),
     type: StringEnum(ABSENCE_TYPES),
-    sub_type: Nullable(Type.String({ description: '`removal` on the row that takes an accepted request back; null otherwise.', examples: ['removal'] })),
+    sub_type: Nullable(
+      Type.String({
+        description:
+          "`removal` on the row that takes an accepted request back; on a balance adjustment, the recurring transaction's sub_type or `recurring`; null otherwise.",
+        examples: ['removal'],
+      }),
+    ),
     start: Nullable(DateTime({ description: 'Midnight UTC of the first day.', examples: ['2026-07-06T00:00:00.000Z'] })),
     end: Nullable(
       DateTime({
@@ -106,11 +112,20 @@ export const AbsenceRequest = Type.Object(
       Nullable(NextAvailability, {
         description:
           'When the employee is next at work if this request goes through: anchored at the request, counting accepted absences (including accepted ones with a removal pending) ' +
-          'plus this request, ignoring other queued ones. Null for home_office and overtime_balance. On lists only with include=next_availability.',
+          'plus this request, ignoring other queued ones. Null for home_office, overtime_balance and balance adjustments. On lists only with include=next_availability.',
       }),
     ),
     request_group_id: Nullable(Uuid({ description: 'Shared by the rows one home-office request created; null otherwise.' })),
     removal_of_id: Nullable(Uuid({ description: 'On a removal row: the accepted request it takes back.' })),
+    adjustment: Nullable(
+      StringEnum(['credit', 'debit'] as const, {
+        description:
+          "On a balance adjustment a recurring transaction's run wrote: credit (added to the balance) or debit (taken from it); null on requests. " +
+          'An adjustment is accepted as written, holds no day (requested_time is empty), and cannot be approved, rejected, canceled or taken back (422). ' +
+          'Its amount is working_days for legal and home_office, total_seconds for overtime_balance.',
+      }),
+    ),
+    recurring_transaction_id: Nullable(Uuid({ description: 'On a balance adjustment: the recurring transaction whose run wrote it.' })),
     created: DateTime(),
     modified: DateTime(),
   },

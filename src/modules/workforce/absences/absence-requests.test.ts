@@ -58,6 +58,8 @@ describe('absence requests', () => {
         next_availability: { date: '2026-05-18', time: null, in_past: false, reason: 'after_request' },
         request_group_id: null,
         removal_of_id: null,
+        adjustment: null,
+        recurring_transaction_id: null,
         created: NOW,
         modified: NOW,
       });

@@ -92,6 +92,8 @@ export function presentAbsence(row: AbsenceRow, validators: ValidatorRow[], spli
     ...(nextAvailability === undefined ? {} : { next_availability: nextAvailability }),
     request_group_id: row.request_group_id,
     removal_of_id: row.removal_of_id,
+    adjustment: row.adjustment,
+    recurring_transaction_id: row.recurring_transaction_id,
     created: row.created_at,
     modified: row.updated_at,
   };

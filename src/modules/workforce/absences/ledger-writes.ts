@@ -33,7 +33,8 @@ export interface NewLedgerRow {
   plan: ValidatorPlan;
 }
 
-export function ledgerRow(tenant: Tenant, employeeId: string, principal: Principal, now: string, row: NewLedgerRow): Insertable<AbsenceRequestTable> {
+/** A new pending row; `principal` null: written by the server itself (a recurring transaction's run). */
+export function ledgerRow(tenant: Tenant, employeeId: string, principal: Principal | null, now: string, row: NewLedgerRow): Insertable<AbsenceRequestTable> {
   return {
     id: randomUUID(),
     pbx_id: tenant.pbxId,
@@ -58,10 +59,47 @@ export function ledgerRow(tenant: Tenant, employeeId: string, principal: Princip
     request_group_id: row.requestGroupId ?? null,
     removal_of_id: null,
     balance_debited: null,
-    created_by_user_id: principal.kind === 'user' ? principal.userId : null,
+    created_by_user_id: principal?.kind === 'user' ? principal.userId : null,
     decided_at: null,
     created_at: now,
     updated_at: now,
+  };
+}
+
+export interface NewAdjustment {
+  type: StoredAbsenceType;
+  subType: string;
+  day: CalendarDay;
+  direction: 'credit' | 'debit';
+  /** Days for day balances (leave, home office), 0 for overtime. */
+  workingDays: number;
+  /** Seconds for overtime, 0 for day balances. */
+  totalSeconds: number;
+  contract: WorkDay['contract'];
+  comment: string | null;
+  recurringTransactionId: string;
+}
+
+/**
+ * A balance adjustment a recurring transaction's run writes: accepted as written, with no
+ * validators and no day of its own (an empty day breakdown), so nothing reads it as time away.
+ */
+export function adjustmentRow(tenant: Tenant, employeeId: string, now: string, adjustment: NewAdjustment): Insertable<AbsenceRequestTable> {
+  const row = ledgerRow(tenant, employeeId, null, now, {
+    type: adjustment.type,
+    period: { start: adjustment.day, end: adjustment.day, startsHalfDay: false, endsHalfDay: false },
+    amounts: { requestedTime: {}, workingDays: adjustment.workingDays, totalSeconds: adjustment.totalSeconds, workshiftSecondsPerDay: 0 },
+    contract: adjustment.contract,
+    comment: adjustment.comment,
+    plan: [],
+  });
+  return {
+    ...row,
+    sub_type: adjustment.subType,
+    status: 'approved',
+    decided_at: now,
+    recurring_transaction_id: adjustment.recurringTransactionId,
+    adjustment: adjustment.direction,
   };
 }
 

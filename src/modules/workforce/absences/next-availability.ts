@@ -95,8 +95,9 @@ async function searchFrom(
 }
 
 /**
- * The `next_availability` of a ledger row: null for the types it does not apply to. A request is
- * anchored at its last day; a removal row at the first day of the request it takes back.
+ * The `next_availability` of a ledger row: null for the types it does not apply to and for
+ * balance adjustments. A request is anchored at its last day; a removal row at the first day of
+ * the request it takes back.
  */
 export async function nextAvailabilityOf(
   db: Kysely<DB>,
@@ -105,7 +106,8 @@ export async function nextAvailabilityOf(
   split: string,
   today: CalendarDay,
 ): Promise<NextAvailabilityView | null> {
-  if (!AVAILABILITY_TYPES.has(row.type)) return null;
+  // A balance adjustment keeps nobody away.
+  if (!AVAILABILITY_TYPES.has(row.type) || row.adjustment) return null;
   if (row.sub_type === 'removal') {
     const removed = row.removal_of_id ? await findAbsenceRequest(db, tenant, row.removal_of_id) : undefined;
     if (!removed) return null;

@@ -1,8 +1,9 @@
 /**
  * The company's home-office calendar: who works from home when, for the team view. It shows the
  * home-office rows (pending, approved, pending_removal; removal rows left out, so a row being
- * taken back appears once, as pending_removal) of the employees whose contract active today is
- * with one of the caller's companies (those of the caller's own contracts active today).
+ * taken back appears once, as pending_removal; balance adjustments too, they hold no day) of the
+ * employees whose contract active today is with one of the caller's companies (those of the
+ * caller's own contracts active today).
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
@@ -49,6 +50,7 @@ function entriesOf(db: Kysely<DB>, tenant: Tenant, companyIds: string[], today: 
     .where('r.pbx_id', '=', tenant.pbxId)
     .where('r.type', '=', 'home_office')
     .where('r.sub_type', 'is', null)
+    .where('r.adjustment', 'is', null)
     .where('r.status', 'in', LIVE_STATUSES)
     .where('e.deleted_at', 'is', null);
   // Home-office rows are single days (one per date asked), so the start alone bounds the index range.

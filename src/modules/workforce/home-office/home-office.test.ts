@@ -120,6 +120,8 @@ describe('home office', () => {
         next_availability: null,
         request_group_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
         removal_of_id: null,
+        adjustment: null,
+        recurring_transaction_id: null,
         created: NOW,
         modified: NOW,
       });

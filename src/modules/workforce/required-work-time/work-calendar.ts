@@ -29,8 +29,8 @@ export interface WorkDay {
 
 const covers = (start: CalendarDay, end: CalendarDay | null, day: CalendarDay) => start <= day && (end === null || day <= end);
 
-/** Of the contracts covering a day, the one whose company's holidays count: the stored main one, else the earliest started. */
-function governingContract(contracts: ContractTableRow[], day: CalendarDay): ContractTableRow | undefined {
+/** Of the contracts covering a day (ordered by start), the one that governs it: the stored main one, else the earliest started. */
+export function governingContract(contracts: ContractTableRow[], day: CalendarDay): ContractTableRow | undefined {
   const covering = contracts.filter((contract) => covers(contract.contract_start, contract.contract_end, day));
   return covering.find((contract) => contract.main_company === 1) ?? covering[0];
 }

@@ -83,9 +83,14 @@ export async function lockEmployee(trx: Transaction<DB>, dialect: DialectName, t
   await sql`select id from employees where id = ${employeeId} and pbx_id = ${tenant.pbxId} for update`.execute(trx);
 }
 
+/** The PBX's time zone (IANA), in which its days and its recurring transactions' periods begin. */
+export async function tenantZone(db: Executor, tenant: Tenant): Promise<string> {
+  const settings = await findSettings(db, tenant);
+  if (!settings) throw new Error(`no PBX ${tenant.pbxId}`);
+  return settings.timezone;
+}
+
 /** The tenant's today, in the PBX's time zone. */
 export async function tenantToday(ctx: AppContext, tenant: Tenant): Promise<CalendarDay> {
-  const settings = await findSettings(ctx.db, tenant);
-  if (!settings) throw new Error(`no PBX ${tenant.pbxId}`);
-  return todayIn(settings.timezone, ctx.clock);
+  return todayIn(await tenantZone(ctx.db, tenant), ctx.clock);
 }

@@ -1,0 +1,103 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+
+/** The ledger types with a balance on the contract, in the contract's spelling: what a run changes. */
+export const RECURRING_TYPES = ['legal', 'home_office', 'overtime_balance'] as const;
+export const TR_TYPES = ['credit', 'debit'] as const;
+export const FREQUENCIES = ['monthly_start', 'yearly_start'] as const;
+export const RECURRING_STATUSES = ['active', 'paused', 'completed', 'failed'] as const;
+
+export const MAX_NOTE_LENGTH = 65535;
+/** Bounds a run's booking (hours become seconds in a 32-bit balance). */
+export const MAX_AMOUNT = 10000;
+
+const TYPE_RULE =
+  'legal: paid-leave days (the contract\u2019s leave_balance); home_office: home-office days (ho_balance, which must be tracked, i.e. not null, when a run comes); ' +
+  'overtime_balance: hours of overtime (compensatory_balance, kept in seconds: a run books round(amount \u00d7 3600) seconds).';
+
+export const RecurringTransaction = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid({ description: 'The PBX that owns it: the one of the API key that made it.' }),
+    employee_id: Uuid({ description: 'The employee whose balance each run changes.' }),
+    type: Type.String({ description: `The balance a run changes. ${TYPE_RULE}`, examples: ['legal'] }),
+    sub_type: Nullable(Type.String({ description: 'A free label, copied to the sub_type of every ledger row a run writes (`recurring` when null).' })),
+    absence_type_id: Nullable(Uuid({ description: 'An absence type of the PBX whose type is this type.' })),
+    amount: Type.Number({ description: 'Always > 0: days for legal and home_office, hours for overtime_balance.', examples: [26] }),
+    tr_type: StringEnum(TR_TYPES, { description: 'credit adds the amount to the balance at each run, debit takes it.' }),
+    note: Nullable(Type.String({ description: 'Copied to the comment of every ledger row a run writes.' })),
+    frequency: StringEnum(FREQUENCIES, {
+      description: "When it runs: at the start of every month, or every year (1 January), at local midnight in the PBX's time zone.",
+    }),
+    run_once: Type.Boolean({ description: 'true: runs a single time, then completes.' }),
+    status: StringEnum(RECURRING_STATUSES, {
+      description:
+        'active: runs when due; paused: does not run until resumed; completed: a run_once template that ran (final); failed: the last run could not apply (see failure_reason) until resumed.',
+    }),
+    failure_reason: Nullable(Type.String({ description: 'Why the last run failed; null otherwise.' })),
+    next_run_at: Nullable(
+      DateTime({ description: 'When the next run is due (the start of the next month or year, local midnight, as UTC); null unless active.' }),
+    ),
+    last_run_at: Nullable(
+      DateTime({ description: 'The due instant of the last run that applied (a run catching up after downtime shows the period it booked, not when it ran).' }),
+    ),
+    last_transaction_id: Nullable(Type.String({ description: 'The ledger row (absence request id) the last run wrote.' })),
+    created_by_user_id: Nullable(Type.String({ description: 'Always null: templates are made through the PBX API key.' })),
+    created_at: Nullable(DateTime()),
+    updated_at: Nullable(DateTime()),
+  },
+  { $id: 'RecurringTransaction' },
+);
+export type RecurringTransactionView = Static<typeof RecurringTransaction>;
+
+const amount = Type.Number({
+  exclusiveMinimum: 0,
+  maximum: MAX_AMOUNT,
+  description: `Greater than 0 (at most ${MAX_AMOUNT}): days for legal and home_office, hours for overtime_balance (fractions allowed, e.g. 0.5).`,
+  examples: [2.5],
+});
+const trType = StringEnum(TR_TYPES, { description: 'credit adds the amount at each run, debit takes it.' });
+const note = Nullable(Type.String({ maxLength: MAX_NOTE_LENGTH, description: `0-${MAX_NOTE_LENGTH} characters.` }));
+const frequency = StringEnum(FREQUENCIES, { description: 'monthly_start (the 1st of every month) or yearly_start (every 1 January), in the PBX time zone.' });
+const runOnce = Type.Boolean({ description: 'true: runs a single time, then completes (default false).' });
+
+export const CreateRecurringTransactionBody = Type.Object(
+  {
+    employee_id: Uuid({ description: 'A live employee of the PBX with a contract that has not ended (running today or starting later).' }),
+    type: StringEnum(RECURRING_TYPES, { description: `The balance each run changes. ${TYPE_RULE}` }),
+    sub_type: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A free label, 1-64 characters.', examples: ['allotment'] }))),
+    absence_type_id: Type.Optional(Nullable(Uuid({ description: 'A live absence type of the PBX whose type equals type.' }))),
+    amount,
+    tr_type: trType,
+    note: Type.Optional(note),
+    frequency,
+    run_once: Type.Optional(runOnce),
+  },
+  { additionalProperties: false },
+);
+export type CreateRecurringTransactionInput = Static<typeof CreateRecurringTransactionBody>;
+
+export const UpdateRecurringTransactionBody = Type.Object(
+  {
+    amount: Type.Optional(amount),
+    tr_type: Type.Optional(trType),
+    note: Type.Optional(note),
+    frequency: Type.Optional(frequency),
+    run_once: Type.Optional(runOnce),
+  },
+  { additionalProperties: false },
+);
+export type UpdateRecurringTransactionInput = Static<typeof UpdateRecurringTransactionBody>;
+
+export const RecurringTransactionParams = Type.Object({ id: Uuid({ description: 'The recurring transaction id.' }) });
+
+export const RecurringTransactionListQuery = ListQuery({
+  pageSize: 'per_page',
+  search: false,
+  sort: ['created_at', 'next_run_at'],
+  filters: {
+    employee_id: Uuid({ description: 'Templates of this employee.' }),
+    status: StringEnum(RECURRING_STATUSES, { description: 'Templates in this status.' }),
+  },
+});
