@@ -28,6 +28,8 @@ export interface Config {
   logLevel: string;
   /** LOG_FORMAT: `json` (one object a line, for collectors), `pretty` (pino-pretty, a dev dependency), or `auto`: pretty on a development terminal. */
   logFormat: 'json' | 'pretty' | 'auto';
+  /** SCHEDULE_SLOT_MINUTES: a new shift schedule's slot length when none is given. */
+  scheduleSlotMinutes: number;
   rateLimitPerMinute: number;
   /**
    * Milliseconds an instance may reuse a resolved token or a `/me` profile. Writes through this
@@ -201,6 +203,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',
     logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: logFormatFrom(env.LOG_FORMAT),
+    scheduleSlotMinutes: atMost(
+      atLeastOne(intFrom(env.SCHEDULE_SLOT_MINUTES, 30, 'SCHEDULE_SLOT_MINUTES'), 'SCHEDULE_SLOT_MINUTES'),
+      720,
+      'SCHEDULE_SLOT_MINUTES',
+    ),
     rateLimitPerMinute: intFrom(env.RATE_LIMIT_PER_MINUTE, 120, 'RATE_LIMIT_PER_MINUTE'),
     cacheTtlMs: intFrom(env.CACHE_TTL_MS, 2000, 'CACHE_TTL_MS'),
     maxPageSize: intFrom(env.MAX_PAGE_SIZE, 100, 'MAX_PAGE_SIZE'),

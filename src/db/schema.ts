@@ -9,6 +9,7 @@ import type { AddressBookTables } from '../modules/address-book/address-book.tab
 import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { WorkforceTables } from '../modules/workforce/workforce.tables.js';
 import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
+import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
@@ -26,6 +27,7 @@ export interface DB
     CallTables,
     WorkforceTables,
     RecurringTables,
+    ScheduleTables,
     JobTables,
     WebhookTables,
     LeaseTables,

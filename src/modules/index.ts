@@ -12,7 +12,7 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
-import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
+import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedSchedules, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
 const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, workforceRoutes, operationsRoutes];
 
@@ -33,6 +33,7 @@ export const DEMO_SEEDERS: DemoSeeder[] = [
   seedWorkforceTime,
   seedAbsences,
   seedRecurringTransactions,
+  seedSchedules,
   seedAddressBook,
   seedCallHistory,
   seedIntegrations,

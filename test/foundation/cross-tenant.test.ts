@@ -163,6 +163,9 @@ describe('no operation with a path id crosses tenants', () => {
       holiday: String(samples.holiday),
       absence_request: String(samples.absence_request),
       absence_type: String(samples.absence_type),
+      status: String(samples.planning_status),
+      schedule: String(samples.schedule_department),
+      entry: String(samples.planning_entry),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {

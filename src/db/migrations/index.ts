@@ -11,6 +11,7 @@ import * as internalKeyTenants from './0009_internal_key_tenants.js';
 import * as workforce from './0010_workforce.js';
 import * as absenceRequests from './0011_absence_requests.js';
 import * as recurringTransactions from './0012_recurring_transactions.js';
+import * as schedules from './0013_schedules.js';
 import * as importProgress from './0014_import_progress.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
@@ -27,5 +28,6 @@ export const migrations: Record<string, Migration> = {
   '0010_workforce': workforce,
   '0011_absence_requests': absenceRequests,
   '0012_recurring_transactions': recurringTransactions,
+  '0013_schedules': schedules,
   '0014_import_progress': importProgress,
 };

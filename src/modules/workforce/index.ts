@@ -20,6 +20,8 @@ import { nextAvailabilityRoutes } from './absences/next-availability.routes.js';
 import { homeOfficeRoutes } from './home-office/home-office.routes.js';
 import { absenceTypeRoutes } from './absence-types/absence-types.routes.js';
 import { recurringTransactionRoutes } from './recurring/recurring-transactions.routes.js';
+import { planningStatusRoutes } from './planning-statuses/planning-statuses.routes.js';
+import { scheduleRoutes } from './schedules/schedules.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
@@ -37,12 +39,15 @@ export const workforceRoutes: RoutePlugin[] = [
   homeOfficeRoutes,
   absenceTypeRoutes,
   recurringTransactionRoutes,
+  planningStatusRoutes,
+  scheduleRoutes,
 ];
 
 export { seedOrganisation } from './workforce.seed.js';
 export { seedWorkforceTime } from './time.seed.js';
 export { seedAbsences } from './absences.seed.js';
 export { seedRecurringTransactions } from './recurring/recurring.seed.js';
+export { seedSchedules } from './schedules/schedules.seed.js';
 
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */

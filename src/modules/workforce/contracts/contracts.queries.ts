@@ -49,6 +49,21 @@ export function activeContracts(db: Executor, tenant: Tenant, employeeId: string
   return contractsOf(db, tenant, employeeId, { active: true, today }).selectAll().execute();
 }
 
+/** Every live contract of a live employee of the tenant active on `today` (schedule pools). */
+export function tenantContractsActiveOn(db: Executor, tenant: Tenant, today: CalendarDay) {
+  return db
+    .selectFrom('employee_contracts as c')
+    .innerJoin('employees as e', 'e.id', 'c.employee_id')
+    .select(['c.id', 'c.employee_id', 'c.company_id', 'c.department_id', 'c.contract_start', 'c.created_at'])
+    .where('c.pbx_id', '=', tenant.pbxId)
+    .where('e.pbx_id', '=', tenant.pbxId)
+    .where('c.deleted_at', 'is', null)
+    .where('e.deleted_at', 'is', null)
+    .where('c.contract_start', '<=', today)
+    .where((eb) => eb.or([eb('c.contract_end', 'is', null), eb('c.contract_end', '>=', today)]))
+    .execute();
+}
+
 /**
  * The contract shown as main when no `filter[active]` is asked: the one active today; among
  * several, the stored main one, else the earliest started.

@@ -1,0 +1,130 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesSearch } from '../../../db/search.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { PlanningEntryTable, ScheduleTable } from '../schedules.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type ScheduleRow = Selectable<ScheduleTable>;
+export type PlanningEntryRow = Selectable<PlanningEntryTable>;
+
+export interface ScheduleFilters {
+  search?: string;
+  isActive?: boolean;
+}
+
+function schedulesOf(db: Executor, tenant: Tenant, filters: ScheduleFilters) {
+  let query = db.selectFrom('schedules').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null);
+  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+  if (filters.isActive !== undefined) query = query.where('is_active', '=', filters.isActive ? 1 : 0);
+  return query;
+}
+
+export function listSchedules(db: Kysely<DB>, tenant: Tenant, filters: ScheduleFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => schedulesOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
+}
+
+export function findSchedule(db: Executor, tenant: Tenant, id: string): Promise<ScheduleRow | undefined> {
+  return schedulesOf(db, tenant, {}).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function insertSchedule(db: Executor, row: Insertable<ScheduleTable>): Promise<void> {
+  await db.insertInto('schedules').values(row).execute();
+}
+
+export async function updateSchedule(db: Executor, tenant: Tenant, id: string, changes: Updateable<ScheduleTable>): Promise<void> {
+  await db.updateTable('schedules').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}
+
+/** The selected ids of each schedule, in the order given. */
+export async function scopeItems(db: Executor, scheduleIds: readonly string[]): Promise<Map<string, string[]>> {
+  const items = new Map<string, string[]>(scheduleIds.map((id) => [id, []]));
+  if (scheduleIds.length === 0) return items;
+  const rows = await db
+    .selectFrom('schedule_scope_items')
+    .selectAll()
+    .where('schedule_id', 'in', [...scheduleIds])
+    .orderBy('position')
+    .execute();
+  for (const row of rows) items.get(row.schedule_id)?.push(row.target_id);
+  return items;
+}
+
+export async function replaceScopeItems(db: Executor, scheduleId: string, targetIds: readonly string[]): Promise<void> {
+  await db.deleteFrom('schedule_scope_items').where('schedule_id', '=', scheduleId).execute();
+  if (targetIds.length)
+    await db
+      .insertInto('schedule_scope_items')
+      .values(targetIds.map((target_id, position) => ({ schedule_id: scheduleId, target_id, position })))
+      .execute();
+}
+
+/** Ids among `ids` that are live rows of the tenant in `table`. */
+export async function liveIdsIn(db: Executor, tenant: Tenant, table: 'companies' | 'departments' | 'employees', ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom(table)
+    .select('id')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}
+
+export function entriesOfSchedule(db: Executor, tenant: Tenant, scheduleId: string, from: string, to: string): Promise<PlanningEntryRow[]> {
+  return db
+    .selectFrom('planning_entries')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('schedule_id', '=', scheduleId)
+    .where('day', '>=', from)
+    .where('day', '<=', to)
+    .orderBy('day')
+    .orderBy('start_time')
+    .orderBy('id')
+    .execute();
+}
+
+export function findEntry(db: Executor, tenant: Tenant, scheduleId: string, id: string): Promise<PlanningEntryRow | undefined> {
+  return db
+    .selectFrom('planning_entries')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('schedule_id', '=', scheduleId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The employee's entries on `day` in live schedules of the tenant that overlap start..end. */
+export function overlappingEntries(db: Executor, tenant: Tenant, employeeId: string, day: string, start: string, end: string): Promise<PlanningEntryRow[]> {
+  return db
+    .selectFrom('planning_entries as p')
+    .innerJoin('schedules as s', 's.id', 'p.schedule_id')
+    .selectAll('p')
+    .where('p.pbx_id', '=', tenant.pbxId)
+    .where('s.deleted_at', 'is', null)
+    .where('p.employee_id', '=', employeeId)
+    .where('p.day', '=', day)
+    .where('p.start_time', '<', end)
+    .where('p.end_time', '>', start)
+    .execute();
+}
+
+export async function insertEntry(db: Executor, row: Insertable<PlanningEntryTable>): Promise<void> {
+  await db.insertInto('planning_entries').values(row).execute();
+}
+
+export async function updateEntry(db: Executor, tenant: Tenant, id: string, changes: Updateable<PlanningEntryTable>): Promise<void> {
+  await db.updateTable('planning_entries').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}
+
+export async function deleteEntry(db: Executor, tenant: Tenant, id: string): Promise<void> {
+  await db.deleteFrom('planning_entries').where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}

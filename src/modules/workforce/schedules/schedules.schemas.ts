@@ -1,0 +1,158 @@
+/**
+ * Schedule management, spelt in camelCase as the contract spells this part ("Schedule (managed)",
+ * "Assignable employee"); the additions (planning entries, the week grid) follow the same style.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
+import { Day, HourMinute } from '../shared/schemas.js';
+
+export const SCOPE_TYPES = ['company', 'department', 'employees'] as const;
+
+const IdName = Type.Object({ id: Uuid(), name: Type.String() });
+const StatusRef = Nullable(IdName);
+
+export const AssignableEmployee = Type.Object(
+  {
+    id: Uuid({ description: 'The employee id.' }),
+    fullName: Type.String({ description: "In the tenant's name order.", examples: ['Luc Weber'] }),
+    departmentId: Nullable(Uuid({ description: 'Department of the most recent contract active today; null when it has none.' })),
+    departmentName: Nullable(Type.String()),
+  },
+  { $id: 'AssignableEmployee' },
+);
+export type AssignableEmployeeView = Static<typeof AssignableEmployee>;
+
+export const Schedule = Type.Object(
+  {
+    id: Uuid(),
+    name: Type.String({ examples: ['Support hotline'] }),
+    department: Nullable(IdName, { description: 'The first of `departments`; null when the scope covers no department.' }),
+    scopeType: StringEnum(SCOPE_TYPES),
+    scope: Type.Object(
+      {
+        companies: Type.Array(IdName),
+        departments: Type.Array(IdName),
+        employees: Type.Array(Type.Object({ id: Uuid(), fullName: Type.String() })),
+      },
+      { description: 'The raw selection; only the list of scopeType is filled, the other two are empty.' },
+    ),
+    departments: Type.Array(Type.Object({ id: Uuid(), name: Nullable(Type.String()) }), {
+      description: 'Every department covered: the selected ones (department scope), else those of the assignable employees.',
+    }),
+    employees: Type.Array(Type.Ref(AssignableEmployee), { description: 'The assignable pool: only employees with a contract active today.' }),
+    daysOfWeek: Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { description: 'ISO weekdays, 1 = Monday.' }),
+    dayStartTime: Nullable(Type.String({ examples: ['08:00'] })),
+    dayEndTime: Nullable(Type.String({ examples: ['18:00'] })),
+    slotDurationMinutes: Type.Integer(),
+    status: StatusRef,
+    subStatus: StatusRef,
+    statusFilters: Type.Array(Uuid(), { description: 'Statuses selectable on the grid; empty = all.' }),
+    isActive: Type.Boolean(),
+    createdAt: Nullable(DateTime()),
+    updatedAt: Nullable(DateTime()),
+  },
+  { $id: 'Schedule' },
+);
+export type ScheduleView = Static<typeof Schedule>;
+
+const ids = (description: string) => Type.Optional(Type.Array(Uuid(), { maxItems: 500, uniqueItems: true, description }));
+const ScopeInput = Type.Object(
+  {
+    companies: ids('Company ids (scopeType company).'),
+    departments: ids('Department ids (scopeType department).'),
+    employees: ids('Employee ids (scopeType employees).'),
+  },
+  { additionalProperties: false },
+);
+const fields = {
+  name: Type.String({ minLength: 1, maxLength: 128 }),
+  scopeType: StringEnum(SCOPE_TYPES, { description: 'Default department.' }),
+  scope: ScopeInput,
+  daysOfWeek: Type.Array(Type.Integer({ minimum: 1, maximum: 7 }), { uniqueItems: true, maxItems: 7, description: 'ISO weekdays, 1 = Monday.' }),
+  dayStartTime: Nullable(HourMinute('Start of the daily window; with dayEndTime, or both null for the whole day.')),
+  dayEndTime: Nullable(
+    Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: 'End of the daily window (24:00 allowed), after dayStartTime.' }),
+  ),
+  slotDurationMinutes: Type.Integer({ minimum: 5, maximum: 720, description: 'Default: the configured SCHEDULE_SLOT_MINUTES (30).' }),
+  statusId: Nullable(Uuid({ description: 'Default status of new entries: a live status (not a sub-status).' })),
+  subStatusId: Nullable(Uuid({ description: 'Default sub-status: a live sub-status of statusId.' })),
+  statusFilters: Type.Array(Uuid(), { uniqueItems: true, maxItems: 100, description: 'Live statuses selectable on the grid; empty = all.' }),
+  isActive: Type.Boolean({ description: 'Default true.' }),
+};
+const optional = <T extends Record<string, import('@sinclair/typebox').TSchema>>(props: T) =>
+  Object.fromEntries(Object.entries(props).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof T]: import('@sinclair/typebox').TOptional<T[K]>;
+  };
+export const CreateScheduleBody = Type.Object({ ...optional(fields), name: fields.name, scope: fields.scope }, { additionalProperties: false });
+export const UpdateScheduleBody = Type.Object(optional(fields), { additionalProperties: false });
+export type UpdateScheduleInput = Static<typeof UpdateScheduleBody>;
+
+export const ScheduleParams = Type.Object({ pbx_id: PbxIdParam, schedule: Uuid() });
+export const ScheduleListQuery = ListQuery({ pageSize: 'per_page', sort: ['name', 'created_at'], filters: { isActive: Type.Boolean() } });
+
+export const PlanningEntry = Type.Object(
+  {
+    id: Uuid(),
+    scheduleId: Uuid(),
+    employeeId: Uuid(),
+    employeeName: Type.String(),
+    date: Type.String({ format: 'date' }),
+    startTime: Type.String({ examples: ['09:00'] }),
+    endTime: Type.String({ examples: ['09:30'] }),
+    status: StatusRef,
+    subStatus: StatusRef,
+    note: Nullable(Type.String()),
+    createdAt: DateTime(),
+    updatedAt: DateTime(),
+  },
+  { $id: 'PlanningEntry' },
+);
+export type PlanningEntryView = Static<typeof PlanningEntry>;
+
+export const CreateEntryBody = Type.Object(
+  {
+    employeeId: Uuid({ description: "One of the schedule's assignable employees (else 422)." }),
+    date: Day('A day on one of the schedule\u2019s daysOfWeek.'),
+    startTime: HourMinute('On the slot grid (dayStartTime + n \u00d7 slotDurationMinutes).'),
+    endTime: Type.Optional(
+      Type.String({
+        pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+        description: 'On the slot grid, within the window; default one slot after startTime.',
+      }),
+    ),
+    statusId: Type.Optional(Nullable(Uuid({ description: "Default: the schedule's status." }))),
+    subStatusId: Type.Optional(Nullable(Uuid({ description: "Default: the schedule's sub-status." }))),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+export type CreateEntryInput = Static<typeof CreateEntryBody>;
+export const UpdateEntryBody = Type.Object(
+  {
+    statusId: Type.Optional(Nullable(Uuid())),
+    subStatusId: Type.Optional(Nullable(Uuid())),
+    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+  },
+  { additionalProperties: false },
+);
+export type UpdateEntryInput = Static<typeof UpdateEntryBody>;
+export const EntryParams = Type.Object({ pbx_id: PbxIdParam, schedule: Uuid(), entry: Uuid() });
+
+export const PlanningWeekQuery = Type.Object(
+  { week: Type.Optional(Day("Any day of the ISO week; default the tenant's current week.")) },
+  { additionalProperties: false },
+);
+export const PlanningWeek = Type.Object({
+  weekStart: Type.String({ format: 'date' }),
+  weekEnd: Type.String({ format: 'date' }),
+  isActive: Type.Boolean(),
+  days: Type.Array(
+    Type.Object({
+      date: Type.String({ format: 'date' }),
+      isScheduled: Type.Boolean({ description: 'A listed weekday of an active schedule: its slots take bookings.' }),
+      slots: Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), entries: Type.Array(Type.Ref(PlanningEntry)) })),
+    }),
+  ),
+});
+export type PlanningWeekView = Static<typeof PlanningWeek>;
