@@ -13,6 +13,7 @@ import * as absenceRequests from './0011_absence_requests.js';
 import * as recurringTransactions from './0012_recurring_transactions.js';
 import * as schedules from './0013_schedules.js';
 import * as importProgress from './0014_import_progress.js';
+import * as importFiles from './0015_import_files.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012_recurring_transactions': recurringTransactions,
   '0013_schedules': schedules,
   '0014_import_progress': importProgress,
+  '0015_import_files': importFiles,
 };

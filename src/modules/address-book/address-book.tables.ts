@@ -89,7 +89,7 @@ export interface ContactImportTable {
   status: ImportStatus;
   file_type: ImportFileType | null;
   original_name: string | null;
-  /** Path of the uploaded file under `<dataDir>/imports`; null once deleted. */
+  /** Imports made before migration 0015: their file under the uploading instance's `<dataDir>/imports`. Newer ones keep theirs in `contact_import_files`. */
   stored_path: string | null;
   file_size: number;
   records_count: Generated<number>;
@@ -137,8 +137,15 @@ export interface ContactImportErrorTable {
   row_data: string;
 }
 
+/** An import's uploaded file (migration 0015), readable by every instance. */
+export interface ContactImportFileTable {
+  import_id: string;
+  content: Buffer;
+}
+
 interface ContactImportTables {
   contact_imports: ContactImportTable;
+  contact_import_files: ContactImportFileTable;
   contact_import_records: ContactImportRecordTable;
   contact_import_errors: ContactImportErrorTable;
 }

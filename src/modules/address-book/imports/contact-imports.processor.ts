@@ -11,6 +11,7 @@ import { findImportById, updateImport } from './contact-imports.queries.js';
 import { announceEnd, emitImportEvent } from './contact-imports.events.js';
 import type { ImportRow } from './contact-imports.presenter.js';
 import { readRows, type SourceRow } from './file-reader.js';
+import { withImportFile } from './import-files.js';
 import { mapRow, type Candidate } from './row-mapper.js';
 
 const CHUNK_ROWS = 1000;
@@ -108,6 +109,18 @@ export class ImportProcessor {
         return updated;
       });
     }
+    // The file comes from the database (whichever instance received it), written to a temporary
+    // path for this run; an import made before that reads the uploading instance's copy.
+    const current = row;
+    const processed = await withImportFile(this.ctx.db, current, async (path) => {
+      await this.process({ ...current, stored_path: path });
+      return true;
+    });
+    if (processed === null) throw new Error('The uploaded file of this import is no longer available.');
+  }
+
+  /** The run proper; `row.stored_path` is where the file can be read during it. */
+  private async process(row: ImportRow): Promise<void> {
     this.storedErrors = row.errors_count;
     const mappings = JSON.parse(row.mappings) as ImportMappingT[];
     const columns = JSON.parse(row.columns) as string[];
@@ -135,7 +148,7 @@ export class ImportProcessor {
       }
     }
     if (chunk.length) await this.writeChunk(row, chunk, checkpoint, { mappings, columns, country, groupsByName, privateOwner });
-    await this.finish(importId);
+    await this.finish(row.id);
   }
 
   /** Keeps the lease, and stops between chunks when the worker shuts down (the job resumes elsewhere). */

@@ -1,3 +1,5 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createUser } from '../../../../test/factories.js';
@@ -73,14 +75,49 @@ describe('contact import restart safety', () => {
       payload: { mappings: [{ field: 'name1', column: 0, subfields: [] }] },
     });
     await t.app.inject({ method: 'POST', url: `/api/v1/contacts/imports/${imp.id}/confirm`, headers: bearer(user.token) });
-    // The stored file vanished (disk lost): every attempt fails.
-    await t.ctx.db.updateTable('contact_imports').set({ stored_path: '/nonexistent/file.csv' }).where('id', '=', imp.id).execute();
+    // The stored file vanished: every attempt fails.
+    await t.ctx.db.deleteFrom('contact_import_files').where('import_id', '=', imp.id).execute();
     for (let i = 0; i < 4; i++) {
       await t.app.jobs.drain();
       t.clock.advance(60);
     }
     const done = (await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${imp.id}`, headers: bearer(user.token) })).json();
     expect(done, JSON.stringify(done)).toMatchObject({ status: 'failed' });
-    expect(done.failure_reason).toContain('ENOENT');
+    expect(done.failure_reason).toContain('no longer available');
+  });
+
+  it('is processed by another instance, whose disk never saw the file: the file lives in the database', async () => {
+    const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
+    const lines = ['Name,E-mail,Phone'];
+    for (let i = 0; i < 300; i++) lines.push(`Elsewhere ${i},e${i}@elsewhere.example,+352 691 ${String(500000 + i)}`);
+    const imp = (await upload(t, user.token, { name: 'elsewhere.csv', content: `${lines.join('\n')}\n` })).json().data;
+    const uploads = join(t.ctx.config.dataDir, 'imports');
+    expect(existsSync(uploads) ? readdirSync(uploads).filter((name) => name.includes(imp.id)) : []).toEqual([]);
+    expect(await t.ctx.db.selectFrom('contact_imports').select('stored_path').where('id', '=', imp.id).executeTakeFirstOrThrow()).toEqual({
+      stored_path: null,
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/contacts/imports/${imp.id}/mappings`,
+      headers: bearer(user.token),
+      payload: { mappings: STANDARD_MAPPING },
+    });
+    const preview = await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${imp.id}/preview`, headers: bearer(user.token) });
+    expect(preview.statusCode).toBe(200);
+    await t.app.inject({ method: 'POST', url: `/api/v1/contacts/imports/${imp.id}/confirm`, headers: bearer(user.token) });
+
+    const other = await buildTestApp({
+      database: { db: t.ctx.db, dialect: t.ctx.dialect, close: async () => undefined },
+      clock: t.clock,
+      env: { DATA_DIR: `/tmp/pbx-api-other-instance-${process.pid}` },
+      config: { jobWorkerEnabled: false },
+    });
+    try {
+      await other.app.jobs.drain();
+    } finally {
+      await other.close();
+    }
+    const done = (await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${imp.id}`, headers: bearer(user.token) })).json();
+    expect(done).toMatchObject({ status: 'completed', records_count: 300, total_rows: 300, progress: 100 });
   });
 });

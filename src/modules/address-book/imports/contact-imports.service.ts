@@ -25,6 +25,7 @@ import { processImport } from './contact-imports.processor.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
 import { readRows, sheetNames, sniffFile, type ReadOptions } from './file-reader.js';
 import { parseImportOptions } from './import-options.js';
+import { storeImportFile, withImportFile } from './import-files.js';
 import { mappingErrors } from './row-mapper.js';
 
 const NOT_FOUND = 'Contact import not found.';
@@ -134,7 +135,7 @@ export class ContactImportsService {
       if (rows.length === 0) throw ValidationFailed.field('file', 'The file contains a header but no data rows.');
 
       const now = this.ctx.clock.now().toISOString();
-      return await this.ctx.db.transaction().execute(async (trx) => {
+      const created = await this.ctx.db.transaction().execute(async (trx) => {
         await insertImport(trx, {
           id,
           pbx_id: owner.tenant.pbxId,
@@ -142,7 +143,7 @@ export class ContactImportsService {
           status: 'incomplete',
           file_type: sniffed.fileType,
           original_name: fileName!.slice(0, 255),
-          stored_path: path,
+          stored_path: null,
           file_size: size,
           header_row_position: options.header_row_position,
           sheet_index: readWith.sheetIndex,
@@ -159,10 +160,14 @@ export class ContactImportsService {
           started_at: null,
           completed_at: null,
         });
+        await storeImportFile(trx, id, path);
         const row = (await findImportById(trx, id))!;
         await emitImportEvent(trx, this.ctx, row, 'created');
         return row;
       });
+      // The database holds the file now: the local copy was only for the size limit and detection.
+      await rm(path, { force: true });
+      return created;
     } catch (error) {
       await rm(path, { force: true });
       // Drain what is left of the request so the client gets the answer, not a reset.
@@ -174,8 +179,11 @@ export class ContactImportsService {
   /** The detected columns and the first data rows, to build a mapping. */
   async preview(owner: ImportOwner, id: string) {
     const row = await this.get(owner, id);
-    if (!row.stored_path) throw new NotFound(NOT_FOUND);
-    const { rows } = await detectColumns(row.stored_path, readOptions(row), row.header_row_position);
+    const read = await withImportFile(this.ctx.db, row, async (path) => ({
+      rows: (await detectColumns(path, readOptions(row), row.header_row_position)).rows,
+      sheets: row.file_type === 'csv' || !row.file_type ? [] : await sheetNames(path, row.file_type),
+    }));
+    if (!read) throw new NotFound(NOT_FOUND);
     const columns = JSON.parse(row.columns) as string[];
     return {
       file_type: row.file_type ?? 'csv',
@@ -183,9 +191,9 @@ export class ContactImportsService {
       input_encoding: row.input_encoding,
       header_row_position: row.header_row_position,
       sheet_index: row.sheet_index,
-      sheets: row.file_type === 'csv' || !row.file_type ? [] : await sheetNames(row.stored_path, row.file_type),
+      sheets: read.sheets,
       columns: columns.map((name, index) => ({ index, name })),
-      rows,
+      rows: read.rows,
       fields: [...IMPORT_FIELDS],
     };
   }
@@ -218,7 +226,7 @@ export class ContactImportsService {
     return this.get(owner, id);
   }
 
-  /** Deletes the import with its records, errors and file, in any status; its contacts stay. */
+  /** Deletes the import with its records, errors and file (its row cascades), in any status; its contacts stay. */
   async remove(owner: ImportOwner, id: string): Promise<void> {
     const row = await this.get(owner, id);
     await deleteImport(this.ctx.db, row.id);

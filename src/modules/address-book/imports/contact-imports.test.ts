@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -369,13 +368,13 @@ describe('contact imports', () => {
   it('deletes an import with its records, errors and file; contacts stay', async () => {
     const user = await manager();
     const imp = (await upload(t, user.token, { name: 'c.csv', content: `${csv}Broken,,1\n` }, { skip_on_error: '1' })).json().data;
-    const stored = (await t.ctx.db.selectFrom('contact_imports').select('stored_path').where('id', '=', imp.id).executeTakeFirstOrThrow()).stored_path!;
-    expect(existsSync(stored)).toBe(true);
+    const file = () => t.ctx.db.selectFrom('contact_import_files').select('import_id').where('import_id', '=', imp.id).execute();
+    expect(await file()).toHaveLength(1);
     const done = await runImport(t, user.token, imp.id);
     expect(done.errors_count).toBe(1);
     const del = await t.app.inject({ method: 'DELETE', url: `/api/v1/contacts/imports/${imp.id}`, headers: bearer(user.token) });
     expect(del.statusCode).toBe(204);
-    expect(existsSync(stored)).toBe(false);
+    expect(await file()).toEqual([]);
     expect((await get(user.token, `/contacts/imports/${imp.id}`)).statusCode).toBe(404);
     expect(await t.ctx.db.selectFrom('contact_import_records').select('id').where('import_id', '=', imp.id).execute()).toEqual([]);
     expect(await t.ctx.db.selectFrom('contact_import_errors').select('id').where('import_id', '=', imp.id).execute()).toEqual([]);
