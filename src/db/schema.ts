@@ -10,6 +10,7 @@ import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { WorkforceTables } from '../modules/workforce/workforce.tables.js';
 import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
 import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
+import type { RoutingTables } from '../modules/routing/routing.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
@@ -28,6 +29,7 @@ export interface DB
     WorkforceTables,
     RecurringTables,
     ScheduleTables,
+    RoutingTables,
     JobTables,
     WebhookTables,
     LeaseTables,

@@ -54,7 +54,24 @@ export const ServerErrorBody = Type.Object(
   { $id: 'ServerError', description: 'Unexpected server error; exception, file and line outside production only' },
 );
 
-export const SHARED_SCHEMAS = [UnauthorizedBody, ForbiddenBody, NotFoundBody, ValidationBody, MessageBody, ServerErrorBody];
+export const InUseBody = Type.Object(
+  {
+    message: Type.String(),
+    used_by: Type.Array(
+      Type.Object({
+        type: Type.String({ description: 'What points at the resource: ivr, ivr_step, call_flow, queue, queue_member, phone_number, contact, contact_group.' }),
+        id: Type.String(),
+        name: Type.String(),
+        path: Type.Union([Type.String(), Type.Null()], {
+          description: 'Where in it (a call-flow node and field, an IVR key); null when the whole resource does.',
+        }),
+      }),
+    ),
+  },
+  { $id: 'InUseError', description: 'Still used: delete or repoint what is listed in used_by first (soft delete stays possible)' },
+);
+
+export const SHARED_SCHEMAS = [UnauthorizedBody, ForbiddenBody, NotFoundBody, ValidationBody, MessageBody, InUseBody, ServerErrorBody];
 
 /** `{message, data}` envelope used by login and profile endpoints. */
 export const MessageData = <T extends TSchema>(data: T) => Type.Object({ message: Type.String(), data });

@@ -12,9 +12,10 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
+import { routingRoutes } from './routing/index.js';
 import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedSchedules, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
-const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, workforceRoutes, operationsRoutes];
+const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, routingRoutes, workforceRoutes, operationsRoutes];
 
 /**
  * Health and readiness at the root; every resource's routes under the API prefix, each a plugin

@@ -82,6 +82,28 @@ export class ClientError extends HttpError {
   }
 }
 
+/** Something that points at a resource: its type (`ivr_step`, `call_flow`, `phone_number`, ...), id, name, and where. */
+export interface Usage {
+  type: string;
+  id: string;
+  name: string;
+  path: string | null;
+}
+
+/** 409 `{message, used_by}`: the resource is still used and cannot be deleted for good. */
+export class InUse extends HttpError {
+  readonly statusCode = 409;
+  constructor(
+    message: string,
+    readonly usedBy: Usage[],
+  ) {
+    super(message);
+  }
+  body() {
+    return { message: this.message, used_by: this.usedBy };
+  }
+}
+
 export class TooManyRequests extends ClientError {
   constructor(retryAfterSeconds: number, message = 'Too many requests. Please slow down.') {
     super(429, message);

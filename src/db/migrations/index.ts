@@ -14,6 +14,7 @@ import * as recurringTransactions from './0012_recurring_transactions.js';
 import * as schedules from './0013_schedules.js';
 import * as importProgress from './0014_import_progress.js';
 import * as importFiles from './0015_import_files.js';
+import * as callRouting from './0016_call_routing.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_schedules': schedules,
   '0014_import_progress': importProgress,
   '0015_import_files': importFiles,
+  '0016_call_routing': callRouting,
 };

@@ -15,7 +15,7 @@ export type PrincipalKind = Principal['kind'];
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 /** Integration key scopes. Modules add theirs here so the set stays one documented list. */
-export const INTEGRATION_SCOPES = ['phone-numbers', 'push-configuration', 'call-history', 'contacts'] as const;
+export const INTEGRATION_SCOPES = ['phone-numbers', 'push-configuration', 'call-history', 'contacts', 'call-routing'] as const;
 export type IntegrationScope = (typeof INTEGRATION_SCOPES)[number];
 
 /** What a route accepts. Anything not listed is refused with 403 (401 without a valid token). */

@@ -12,7 +12,7 @@ import type { GroupRow } from '../contacts/contacts.queries.js';
 import { groupUsersOf } from '../contacts/contacts.queries.js';
 import { presentGroup } from '../contacts/contacts.presenter.js';
 import type { Actor } from '../contacts/contacts.service.js';
-import { existsInPbx } from '../contacts/references.js';
+import { existsInPbx } from '../../../platform/references.js';
 
 const GROUP_NOT_FOUND = 'Contact group not found.';
 /** Contact group names are unique per PBX. */

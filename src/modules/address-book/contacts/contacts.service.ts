@@ -35,7 +35,7 @@ import {
 } from './contacts.queries.js';
 import { presentContact } from './contacts.presenter.js';
 import { toE164 } from './phone.js';
-import { existsInPbx } from './references.js';
+import { existsInPbx } from '../../../platform/references.js';
 
 /** The caller as the address book sees it. */
 export interface Actor {

@@ -1,0 +1,26 @@
+import { sql, type Transaction } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { problemsError, routingProblems, type RoutingProblem } from './validate.js';
+
+const sameProblem = (a: RoutingProblem, b: RoutingProblem) => a.code === b.code && a.path === b.path;
+
+/**
+ * Every write of routing runs here: in one transaction (the tenant's routing writes one at a time
+ * on PostgreSQL, SQLite writes one at a time anyway), the tenant's routing graph is checked before
+ * and after the write, and a write that brings a new problem (a loop without a caller choice, a
+ * dangling target, ...) is rolled back with 422 naming each problem's path. Problems that were
+ * there before (a user disabled since) do not block unrelated changes.
+ */
+export async function guardedRoutingWrite<T>(ctx: AppContext, tenant: Tenant, write: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
+  return ctx.db.transaction().execute(async (trx) => {
+    if (ctx.dialect === 'postgres') await sql`select id from pbxes where id = ${tenant.pbxId} for update`.execute(trx);
+    const before = await routingProblems(trx, tenant, ctx.clock.now());
+    const result = await write(trx);
+    const after = await routingProblems(trx, tenant, ctx.clock.now());
+    const introduced = after.filter((problem) => !before.some((old) => sameProblem(old, problem)));
+    if (introduced.length > 0) throw problemsError(introduced);
+    return result;
+  });
+}

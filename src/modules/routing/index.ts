@@ -1,0 +1,10 @@
+/**
+ * Call routing: sound files, IVR menus and their steps, call flows (typed nodes, time
+ * conditions), queues; the routing graph's validation and the route simulator. Phone numbers of
+ * the directory point into it; config-push compiles it.
+ */
+import type { RoutePlugin } from '../../platform/context.js';
+import './usages.js';
+
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const routingRoutes: RoutePlugin[] = [];
