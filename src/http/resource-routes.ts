@@ -28,6 +28,8 @@ interface RouteDoc {
   operationId: string;
   summary: string;
   description?: string;
+  /** The route refuses with 409 `InUseError` while something points at the resource. */
+  refusedWhileUsed?: boolean;
 }
 
 type NoParams = TObject<Record<string, never>>;
@@ -88,7 +90,7 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
         ...(parts.params ? { params: parts.params } : {}),
         ...(parts.querystring ? { querystring: parts.querystring } : {}),
         ...(parts.body ? { body: parts.body } : {}),
-        response: parts.response,
+        response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
       },
       handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, definition.scope)),
     });
@@ -202,8 +204,11 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   ) => action(url, { ...route, method: route.method ?? 'PATCH' });
 
   /** 204, no content. */
-  const remove = <P extends TSchema>(url: string, route: RouteDoc & { params: P; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<void> }) => {
-    register('DELETE', url, route, { params: route.params, response: { 204: Type.Null() } }, async (call) => {
+  const remove = <P extends TSchema, Q extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc & { params: P; querystring?: Q; run: (call: CallOf<P, Q, NoParams, S>) => Promise<void> },
+  ) => {
+    register('DELETE', url, route, { params: route.params, querystring: route.querystring, response: { 204: Type.Null() } }, async (call) => {
       await route.run(call);
       return call.reply.code(204).send(null);
     });

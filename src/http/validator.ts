@@ -4,7 +4,7 @@ import type { FastifySchemaCompiler } from 'fastify';
 import { schemaJson, sharedSchemasKey } from './schema-keys.js';
 import { once } from './lazy-compile.js';
 
-const BASE_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, useDefaults: true, removeAdditional: false };
+const BASE_OPTIONS: Options = { allErrors: true, verbose: true, strict: false, useDefaults: true, removeAdditional: false, discriminator: true };
 
 /**
  * Every schema is checked against the JSON Schema meta-schema before it is used, as ajv does by

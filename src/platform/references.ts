@@ -4,11 +4,16 @@ import type { Tenant } from './tenancy.js';
 import { InUse, type Usage } from './errors.js';
 
 type TableColumns = Map<string, Set<string>>;
-const introspected = new WeakMap<object, Promise<TableColumns>>();
+const introspected = new Map<string, Promise<TableColumns>>();
 
-/** Table name -> columns, read once per database handle (tables only change with migrations). */
+/**
+ * Table name -> columns, read once per dialect (tables only change with migrations, and every
+ * database is migrated to the latest before use): a transaction is a handle of its own, so keying
+ * by handle would read the catalogue on every transaction.
+ */
 function tablesOf(db: Kysely<DB>): Promise<TableColumns> {
-  let tables = introspected.get(db);
+  const key = db.getExecutor().adapter.constructor.name;
+  let tables = introspected.get(key);
   if (!tables) {
     tables = (async () => {
       const list = await db.introspection.getTables();
@@ -16,7 +21,7 @@ function tablesOf(db: Kysely<DB>): Promise<TableColumns> {
       const current = list.some((t) => t.schema) ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
       return new Map(list.filter((t) => !current || t.schema === current).map((t) => [t.name, new Set(t.columns.map((c) => c.name))]));
     })();
-    introspected.set(db, tables);
+    introspected.set(key, tables);
   }
   return tables;
 }

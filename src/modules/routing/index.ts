@@ -5,6 +5,8 @@
  */
 import type { RoutePlugin } from '../../platform/context.js';
 import './usages.js';
+import { callFlowRoutes } from './call-flows/call-flows.routes.js';
+import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const routingRoutes: RoutePlugin[] = [];
+export const routingRoutes: RoutePlugin[] = [callFlowRoutes, callRoutingRoutes];

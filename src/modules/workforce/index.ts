@@ -52,3 +52,5 @@ export { seedSchedules } from './schedules/schedules.seed.js';
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */
 export { liveEmployeeId } from './employees/employees.queries.js';
+/** Public holidays and the tenant's own (routing's time conditions close on them). */
+export { publicHolidays, tenantHolidays } from './holidays/holiday-calendar.js';

@@ -16,9 +16,9 @@ const sameProblem = (a: RoutingProblem, b: RoutingProblem) => a.code === b.code 
 export async function guardedRoutingWrite<T>(ctx: AppContext, tenant: Tenant, write: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
     if (ctx.dialect === 'postgres') await sql`select id from pbxes where id = ${tenant.pbxId} for update`.execute(trx);
-    const before = await routingProblems(trx, tenant, ctx.clock.now());
+    const before = await routingProblems(trx, tenant);
     const result = await write(trx);
-    const after = await routingProblems(trx, tenant, ctx.clock.now());
+    const after = await routingProblems(trx, tenant);
     const introduced = after.filter((problem) => !before.some((old) => sameProblem(old, problem)));
     if (introduced.length > 0) throw problemsError(introduced);
     return result;

@@ -1,0 +1,59 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { IncludeParam } from '../../../http/include.js';
+import { ListQuery } from '../../../http/list-query.js';
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { CallFlowNodeSchema, NODE_TYPES } from './call-flow-nodes.js';
+
+export const CALL_FLOW_SORTS = ['name', 'created_at', 'updated_at'] as const;
+export const CALL_FLOW_INCLUDES = ['used_by'] as const;
+
+const UsedBy = Type.Array(
+  Type.Object({
+    type: Type.String({ description: 'phone_number, ivr_step, call_flow, queue, contact, contact_group.' }),
+    id: Type.String(),
+    name: Type.String(),
+    path: Nullable(Type.String()),
+  }),
+  { description: 'What routes calls into this flow (`include=used_by`).' },
+);
+
+export const CallFlow = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    name: Type.String(),
+    description: Nullable(Type.String()),
+    entry: Type.String({ description: 'Key of the node a call enters at.' }),
+    nodes: Type.Array(CallFlowNodeSchema),
+    used_by: Type.Optional(UsedBy),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'CallFlow', description: 'A call flow: typed nodes naming each other by key, entered at `entry`.' },
+);
+
+const Nodes = Type.Array(CallFlowNodeSchema, { minItems: 1, maxItems: 200 });
+export const CreateCallFlowBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 128 }),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    entry: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Key of the node a call enters at.' }),
+    nodes: Nodes,
+  },
+  { additionalProperties: false },
+);
+export const UpdateCallFlowBody = Type.Partial(CreateCallFlowBody, { additionalProperties: false });
+
+export const CallFlowParams = Type.Object({ callFlow: Uuid() });
+export const CallFlowReadQuery = Type.Object({ include: IncludeParam(CALL_FLOW_INCLUDES) }, { additionalProperties: false });
+export const CallFlowListQuery = ListQuery({
+  sort: CALL_FLOW_SORTS,
+  include: CALL_FLOW_INCLUDES,
+  filters: {
+    trashed: TrashedFilterParam('call flows'),
+    node_type: StringEnum(NODE_TYPES, { description: 'Flows having a node of this type.' }),
+    target_id: Uuid({ description: 'Flows whose nodes point at this user, extension, queue, IVR, call flow or sound file.' }),
+  },
+});

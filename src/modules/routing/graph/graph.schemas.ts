@@ -1,0 +1,29 @@
+import { Type } from '@sinclair/typebox';
+import { StringEnum } from '../../../http/schema.js';
+
+export const PROBLEM_CODES = [
+  'dangling',
+  'wrong_sound_type',
+  'cycle',
+  'unreachable',
+  'no_closed_branch',
+  'no_one_to_ring',
+  'empty_queue',
+  'missing_default_step',
+] as const;
+
+export const RoutingProblemSchema = Type.Object({
+  code: StringEnum(PROBLEM_CODES),
+  path: Type.String({
+    description: 'Where: call_flows/{id}/nodes/{key}/{field}, ivrs/{id}/steps/{option}/target_id, queues/{id}/overflow, phone_numbers/{id}/destination_id, ...',
+  }),
+  message: Type.String(),
+});
+
+export const RoutingValidation = Type.Object(
+  {
+    valid: Type.Boolean(),
+    problems: Type.Array(RoutingProblemSchema),
+  },
+  { $id: 'RoutingValidation' },
+);

@@ -1,0 +1,167 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
+import type { IvrDefaultAction, QueueStrategy, SoundFileType } from '../routing.tables.js';
+import { STEP_TARGET_TYPES } from '../usages.js';
+
+export interface FlowModel {
+  id: string;
+  name: string;
+  entry: string;
+  nodes: CallFlowNode[];
+  byKey: Map<string, CallFlowNode>;
+}
+export interface StepModel {
+  id: string;
+  option: string;
+  name: string | null;
+  target: { type: 'call_flow' | 'ivr'; id: string } | null;
+  language: string | null;
+}
+export interface IvrModel {
+  id: string;
+  name: string;
+  defaultAction: IvrDefaultAction;
+  timeoutSeconds: number;
+  maxRepeats: number;
+  announcementId: string;
+  musicOnHoldId: string | null;
+  language: string | null;
+  steps: Map<string, StepModel>;
+}
+export interface QueueModel {
+  id: string;
+  name: string;
+  strategy: QueueStrategy;
+  maxWaitSeconds: number;
+  maxCallers: number | null;
+  memberTimeoutSeconds: number;
+  announcementId: string | null;
+  musicOnHoldId: string | null;
+  overflow: { type: string; id: string | null; number: string | null };
+  members: Array<{ type: 'user' | 'extension'; id: string; penalty: number }>;
+}
+/** Where a resource stands: live, soft-deleted, or (absent from the map) nowhere in the PBX. */
+export interface Known {
+  name: string;
+  deleted: boolean;
+}
+
+/** The tenant's routing, loaded at once: what validation and the simulator walk. */
+export interface RoutingGraph {
+  flows: Map<string, FlowModel>;
+  ivrs: Map<string, IvrModel>;
+  queues: Map<string, QueueModel>;
+  /** Every flow, IVR, queue, sound file, user and extension of the PBX, deleted ones included. */
+  known: Record<'call_flow' | 'ivr' | 'queue' | 'sound_file' | 'user' | 'extension', Map<string, Known>>;
+  soundTypes: Map<string, SoundFileType>;
+  users: Map<string, { name: string; active: boolean; dnd: boolean }>;
+  extensions: Map<string, { name: string; number: string; userId: string | null }>;
+  country: string;
+  timezone: string;
+  halfDaySplit: string;
+}
+
+const STEP_KIND = new Map<string, 'call_flow' | 'ivr'>([
+  [STEP_TARGET_TYPES.call_flow, 'call_flow'],
+  [STEP_TARGET_TYPES.ivr, 'ivr'],
+]);
+
+const known = (rows: Array<{ id: string; name: string; deleted_at: string | null }>) =>
+  new Map(rows.map((row) => [row.id, { name: row.name, deleted: row.deleted_at !== null }]));
+
+export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<RoutingGraph> {
+  const pbx = tenant.pbxId;
+  const [pbxRow, flows, ivrs, steps, queues, members, sounds, users, extensions, dnd] = await Promise.all([
+    db.selectFrom('pbxes').select(['country_code', 'timezone', 'half_day_split']).where('id', '=', pbx).executeTakeFirstOrThrow(),
+    db.selectFrom('call_flows').select(['id', 'name', 'entry', 'nodes', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('ivrs').selectAll().where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('ivr_steps').selectAll().where('pbx_id', '=', pbx).where('deleted_at', 'is', null).execute(),
+    db.selectFrom('queues').selectAll().where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).orderBy('position').execute(),
+    db.selectFrom('sound_files').select(['id', 'name', 'type', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('users').select(['id', 'first_name', 'last_name', 'status', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('extensions').select(['id', 'name', 'number', 'user_id', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
+    // A user with an active do-not-disturb rule for external calls does not ring for routed calls.
+    db
+      .selectFrom('user_dnds')
+      .select(['user_id'])
+      .where('pbx_id', '=', pbx)
+      .where('type', '=', 'external')
+      .where('status', '=', 1)
+      .where('caller_identity_id', 'is', null)
+      .where('extension_id', 'is', null)
+      .execute(),
+  ]);
+  const dndUsers = new Set(dnd.map((row) => row.user_id));
+  const graph: RoutingGraph = {
+    flows: new Map(),
+    ivrs: new Map(),
+    queues: new Map(),
+    known: {
+      call_flow: known(flows),
+      ivr: known(ivrs),
+      queue: known(queues),
+      sound_file: known(sounds),
+      user: known(users.map((u) => ({ id: u.id, name: `${u.first_name} ${u.last_name}`.trim(), deleted_at: u.deleted_at }))),
+      extension: known(extensions.map((e) => ({ id: e.id, name: `${e.number} ${e.name}`.trim(), deleted_at: e.deleted_at }))),
+    },
+    soundTypes: new Map(sounds.map((s) => [s.id, s.type])),
+    users: new Map(
+      users
+        .filter((u) => !u.deleted_at)
+        .map((u) => [u.id, { name: `${u.first_name} ${u.last_name}`.trim(), active: u.status === 'active', dnd: dndUsers.has(u.id) }]),
+    ),
+    extensions: new Map(extensions.filter((e) => !e.deleted_at).map((e) => [e.id, { name: e.name, number: e.number, userId: e.user_id }])),
+    country: pbxRow.country_code,
+    timezone: pbxRow.timezone,
+    halfDaySplit: pbxRow.half_day_split,
+  };
+  for (const flow of flows) {
+    if (flow.deleted_at) continue;
+    const nodes = JSON.parse(flow.nodes) as CallFlowNode[];
+    graph.flows.set(flow.id, { id: flow.id, name: flow.name, entry: flow.entry, nodes, byKey: new Map(nodes.map((n) => [n.key, n])) });
+  }
+  for (const ivr of ivrs) {
+    if (ivr.deleted_at) continue;
+    graph.ivrs.set(ivr.id, {
+      id: ivr.id,
+      name: ivr.name,
+      defaultAction: ivr.default_action,
+      timeoutSeconds: ivr.timeout_seconds,
+      maxRepeats: ivr.max_repeats,
+      announcementId: ivr.announcement_id,
+      musicOnHoldId: ivr.music_on_hold_id,
+      language: ivr.announcement_language,
+      steps: new Map(),
+    });
+  }
+  for (const step of steps) {
+    const kind = STEP_KIND.get(step.target_type);
+    graph.ivrs.get(step.ivr_id)?.steps.set(step.option, {
+      id: step.id,
+      option: step.option,
+      name: step.name,
+      target: kind ? { type: kind, id: step.target_id } : null,
+      language: step.language,
+    });
+  }
+  for (const queue of queues) {
+    if (queue.deleted_at) continue;
+    graph.queues.set(queue.id, {
+      id: queue.id,
+      name: queue.name,
+      strategy: queue.strategy,
+      maxWaitSeconds: queue.max_wait_seconds,
+      maxCallers: queue.max_callers,
+      memberTimeoutSeconds: queue.member_timeout_seconds,
+      announcementId: queue.announcement_id,
+      musicOnHoldId: queue.music_on_hold_id,
+      overflow: { type: queue.overflow_type, id: queue.overflow_target_id, number: queue.overflow_number },
+      members: [],
+    });
+  }
+  for (const member of members) graph.queues.get(member.queue_id)?.members.push({ type: member.member_type, id: member.member_id, penalty: member.penalty });
+  return graph;
+}

@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import { DateTime, Nullable, StringEnum } from '../../../http/schema.js';
+import { RoutingProblemSchema } from '../graph/graph.schemas.js';
+
+export const SIMULATION_RESULTS = ['answered', 'voicemail', 'forwarded', 'hung_up', 'loop'] as const;
+export const STEP_KINDS = ['number', 'call_flow', 'time_condition', 'ring', 'play', 'ivr', 'queue', 'voicemail', 'forward', 'hangup', 'loop'] as const;
+const KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
+
+export const SimulateBody = Type.Object(
+  {
+    number: Type.String({ minLength: 1, maxLength: 24, description: 'The dialled number: one of the PBX’s phone numbers, in any dialable form.' }),
+    caller: Type.Optional(
+      Nullable(Type.String({ maxLength: 32, description: 'The calling number, shown in the answer (routing does not depend on it yet).' })),
+    ),
+    at: Type.Optional(DateTime({ description: 'The instant of the call; now when left out. Time conditions read it in the PBX time zone.' })),
+    keys: Type.Optional(
+      Type.Array(Nullable(StringEnum(KEYS)), {
+        maxItems: 20,
+        description: 'The key the caller presses at each IVR menu played, in order; null (or running out of keys) lets the menu time out.',
+      }),
+    ),
+    answer: Type.Optional(
+      StringEnum(['first_available', 'nobody'] as const, {
+        default: 'first_available',
+        description: 'first_available: the first user or member who can take calls answers; nobody: every ring times out and queues wait to their limit.',
+      }),
+    ),
+    queue_full: Type.Optional(Type.Boolean({ default: false, description: 'Treat queues with a max_callers limit as full.' })),
+  },
+  { additionalProperties: false },
+);
+
+export const SimulationStep = Type.Object({
+  kind: StringEnum(STEP_KINDS),
+  type: Nullable(
+    Type.String({ description: 'What the step acts on: phone_number, call_flow, ivr, queue, user, extension, sound_file, ring_group, external.' }),
+  ),
+  id: Nullable(Type.String()),
+  name: Nullable(Type.String()),
+  node_key: Nullable(Type.String({ description: 'The call-flow node, when the step is one.' })),
+  outcome: Type.String({ description: 'What happened: entered, open, closed, holiday, answered, no_answer, key_1, timeout, overflow, played, ...' }),
+  reason: Type.String(),
+  language: Nullable(Type.String({ description: 'Announcement language in effect (null = Auto).' })),
+});
+
+export const Simulation = Type.Object(
+  {
+    number: Type.String({ description: 'The dialled number in E.164.' }),
+    caller: Nullable(Type.String()),
+    at: DateTime(),
+    local_time: Type.String({ description: 'The instant in the PBX time zone.' }),
+    result: StringEnum(SIMULATION_RESULTS),
+    answered_by: Nullable(Type.Object({ type: Type.String(), id: Type.String(), name: Type.String() })),
+    steps: Type.Array(SimulationStep),
+    problems: Type.Array(RoutingProblemSchema, { description: 'Problems of the routing graph met on the way.' }),
+  },
+  { $id: 'RouteSimulation' },
+);
