@@ -57,6 +57,8 @@ export interface Config {
   jobLeaseSeconds: number;
   /** Largest contact-import upload; bigger files are refused with 413. */
   importMaxBytes: number;
+  /** Largest sound-file upload (SOUND_FILE_MAX_BYTES); bigger files are refused with 413. */
+  soundFileMaxBytes: number;
   /** Seconds a replaced webhook signing secret keeps signing deliveries beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
   webhookSecretOverlapSeconds: number;
   /** Allow webhook URLs resolving to loopback, private or link-local addresses (refused by default). */
@@ -225,6 +227,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     jobPollIntervalMs: intFrom(env.JOB_POLL_INTERVAL_MS, 1000, 'JOB_POLL_INTERVAL_MS'),
     jobLeaseSeconds: intFrom(env.JOB_LEASE_SECONDS, 60, 'JOB_LEASE_SECONDS'),
     importMaxBytes: intFrom(env.IMPORT_MAX_BYTES, 20 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
+    soundFileMaxBytes: atLeastOne(intFrom(env.SOUND_FILE_MAX_BYTES, 20 * 1024 * 1024, 'SOUND_FILE_MAX_BYTES'), 'SOUND_FILE_MAX_BYTES'),
     webhookSecretOverlapSeconds: atMost(
       intFrom(env.WEBHOOK_SECRET_OVERLAP_SECONDS, 24 * 3600, 'WEBHOOK_SECRET_OVERLAP_SECONDS'),
       MAX_SECRET_OVERLAP_SECONDS,

@@ -5,8 +5,11 @@
  */
 import type { RoutePlugin } from '../../platform/context.js';
 import './usages.js';
+import { soundFileRoutes } from './sound-files/sound-files.routes.js';
+import { ivrRoutes } from './ivrs/ivrs.routes.js';
 import { callFlowRoutes } from './call-flows/call-flows.routes.js';
+import { queueRoutes } from './queues/queues.routes.js';
 import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const routingRoutes: RoutePlugin[] = [callFlowRoutes, callRoutingRoutes];
+export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];

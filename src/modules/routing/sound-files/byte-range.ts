@@ -1,0 +1,24 @@
+export interface ByteRange {
+  start: number;
+  end: number;
+}
+
+/**
+ * The one `Range: bytes=` range asked of `size` bytes (`a-b`, `a-`, `-n`): the range,
+ * 'unsatisfiable' (416), or null to send everything (no header, another unit, several ranges:
+ * a server may answer those with the whole file).
+ */
+export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
+  const value = header?.trim();
+  if (!value?.startsWith('bytes=') || value.includes(',')) return null;
+  const match = /^bytes=\s*(\d*)\s*-\s*(\d*)$/.exec(value);
+  if (!match || (match[1] === '' && match[2] === '')) return 'unsatisfiable';
+  const [, first, last] = match;
+  if (first === '') {
+    const suffix = Number(last);
+    return suffix === 0 || size === 0 ? 'unsatisfiable' : { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(first);
+  if (start >= size || (last !== '' && Number(last) < start)) return 'unsatisfiable';
+  return { start, end: last === '' ? size - 1 : Math.min(Number(last), size - 1) };
+}

@@ -1,0 +1,83 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesSearch } from '../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { SoundFileTable, SoundFileType } from '../routing.tables.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type SoundFileRow = Selectable<SoundFileTable>;
+
+export interface SoundFileFilters {
+  search?: string;
+  type?: SoundFileType;
+  language?: string;
+  trashed?: TrashedFilter;
+}
+
+function soundFilesOf(db: Executor, tenant: Tenant, filters: SoundFileFilters) {
+  let query = trashedScope(db.selectFrom('sound_files').where('pbx_id', '=', tenant.pbxId), filters.trashed);
+  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+  if (filters.type) query = query.where('type', '=', filters.type);
+  if (filters.language) query = query.where('language', '=', filters.language);
+  return query;
+}
+
+export function listSoundFiles(db: Executor, tenant: Tenant, filters: SoundFileFilters, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => soundFilesOf(db, tenant, filters),
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
+}
+
+export function findSoundFile(db: Executor, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}): Promise<SoundFileRow | undefined> {
+  return soundFilesOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** The audio of a live sound file of the tenant, with what its download answers name. */
+export function findSoundFileContent(db: Executor, tenant: Tenant, id: string) {
+  return db
+    .selectFrom('sound_files')
+    .innerJoin('sound_file_contents', 'sound_file_contents.sound_file_id', 'sound_files.id')
+    .select([
+      'sound_files.name',
+      'sound_files.format',
+      'sound_files.mime_type',
+      'sound_files.checksum_sha256',
+      'sound_files.original_filename',
+      'sound_file_contents.content',
+    ])
+    .where('sound_files.pbx_id', '=', tenant.pbxId)
+    .where('sound_files.id', '=', id)
+    .where('sound_files.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The metadata row and its audio; pass one transaction so neither exists without the other. */
+export async function insertSoundFileRows(db: Executor, row: Insertable<SoundFileTable>, content: Buffer): Promise<void> {
+  await db.insertInto('sound_files').values(row).execute();
+  await db.insertInto('sound_file_contents').values({ sound_file_id: row.id, content }).execute();
+}
+
+export async function updateSoundFile(db: Executor, tenant: Tenant, id: string, changes: Updateable<SoundFileTable>): Promise<void> {
+  await db.updateTable('sound_files').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}
+
+export async function replaceSoundFileContent(db: Executor, id: string, content: Buffer): Promise<void> {
+  await db.updateTable('sound_file_contents').set({ content }).where('sound_file_id', '=', id).execute();
+}
+
+/** Deletes the file for good: its audio, then its row. */
+export async function purgeSoundFile(db: Executor, tenant: Tenant, id: string): Promise<void> {
+  await db
+    .deleteFrom('sound_file_contents')
+    .where('sound_file_id', 'in', db.selectFrom('sound_files').select('id').where('pbx_id', '=', tenant.pbxId).where('id', '=', id))
+    .execute();
+  await db.deleteFrom('sound_files').where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}

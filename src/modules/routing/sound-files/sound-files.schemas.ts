@@ -1,0 +1,63 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { ANNOUNCEMENT_LANGUAGES, LanguageOrAuto } from '../shared/languages.js';
+import { SOUND_FILE_TYPES } from '../shared/sound-refs.js';
+import { SOUND_FORMATS } from './audio.js';
+
+export const SOUND_FILE_SORTS = ['name', 'created_at', 'duration_ms'] as const;
+
+/** An announcement or music on hold: its metadata, read from the audio itself, and where to download it. */
+export const SoundFile = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    name: Type.String({ examples: ['Welcome (business hours)'] }),
+    type: StringEnum(SOUND_FILE_TYPES, { description: 'announcement (played to the caller: menus, queues) or music (on hold).' }),
+    language: Nullable(Type.String({ description: 'Announcement language of the recording; null: not language-specific.' })),
+    format: StringEnum(SOUND_FORMATS, { description: 'Read from the content.' }),
+    mime_type: Type.String({ examples: ['audio/wav'] }),
+    size_bytes: Type.Integer(),
+    duration_ms: Type.Integer(),
+    sample_rate: Nullable(Type.Integer({ description: 'Hz' })),
+    channels: Nullable(Type.Integer()),
+    checksum_sha256: Type.String({ description: 'Hex SHA-256 of the content; also its ETag.' }),
+    download_url: Type.String({ description: 'Absolute URL of the audio (GET, supports Range).' }),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'SoundFile' },
+);
+export type SoundFileView = Static<typeof SoundFile>;
+
+export const SoundFileParams = Type.Object({ soundFile: Uuid() });
+
+export const UpdateSoundFileBody = Type.Object(
+  {
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    type: Type.Optional(StringEnum(SOUND_FILE_TYPES, { description: 'Cannot change while an IVR, queue or call flow uses the file (422).' })),
+    language: Type.Optional(LanguageOrAuto('One of the announcement languages, or null.')),
+  },
+  { additionalProperties: false },
+);
+export type UpdateSoundFileInput = Static<typeof UpdateSoundFileBody>;
+
+export const DeleteSoundFileQuery = Type.Object(
+  {
+    permanent: Type.Optional(
+      Type.Boolean({ description: 'Delete the row and its audio for good (1/true); refused with 409 while anything uses the file. Default: soft delete.' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SoundFileListQuery = ListQuery({
+  sort: SOUND_FILE_SORTS,
+  filters: {
+    type: StringEnum(SOUND_FILE_TYPES),
+    language: StringEnum(ANNOUNCEMENT_LANGUAGES),
+    trashed: TrashedFilterParam('sound files'),
+  },
+});
