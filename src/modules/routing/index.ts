@@ -5,6 +5,7 @@
  */
 import type { RoutePlugin } from '../../platform/context.js';
 import './usages.js';
+import { ivrRoutes } from './ivrs/ivrs.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const routingRoutes: RoutePlugin[] = [];
+export const routingRoutes: RoutePlugin[] = [ivrRoutes];
