@@ -10,8 +10,7 @@ import { guardUnique } from '../../../platform/unique.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { IvrStepTable } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
-import type { CreateIvrStepInput, IvrStepView, StepTargetKind, UpdateIvrStepInput } from './ivr-steps.schemas.js';
-import type { IvrOption, StepTargetType } from './ivr-steps.schemas.js';
+import type { CreateIvrStepInput, IvrOption, IvrStepView, StepTargetKind, StepTargetType, UpdateIvrStepInput } from './ivr-steps.schemas.js';
 import { findIvrStep, insertIvrStep, listIvrSteps, setIvrStepDeleted, updateIvrStep, type IvrStepFilters, type IvrStepRow } from './ivr-steps.queries.js';
 import { findIvr, liveCallFlowNames, liveIvrNames } from './ivrs.queries.js';
 
