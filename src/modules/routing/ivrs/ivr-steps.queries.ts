@@ -1,0 +1,86 @@
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { IvrStepTable } from '../routing.tables.js';
+import { IVR_OPTIONS } from './ivr-steps.schemas.js';
+
+type Executor = Kysely<DB> | Transaction<DB>;
+export type IvrStepRow = Selectable<IvrStepTable>;
+
+export interface IvrStepFilters {
+  option?: string;
+  trashed?: TrashedFilter;
+}
+
+/** A step's place in the menu's order (default, 0-9, *, #), as SQL, for `sort=option`. */
+const optionRank = sql<number>`case ${sql.join(
+  IVR_OPTIONS.map((option, rank) => sql`when ${sql.ref('option')} = ${option} then ${sql.lit(rank)}`),
+  sql` `,
+)} else ${sql.lit(IVR_OPTIONS.length)} end`;
+
+/** The same order in code, for the steps embedded in an IVR. */
+export const optionOrder = (a: { option: string }, b: { option: string }) =>
+  (IVR_OPTIONS as readonly string[]).indexOf(a.option) - (IVR_OPTIONS as readonly string[]).indexOf(b.option);
+
+function stepsOf(db: Executor, tenant: Tenant, ivrId: string, filters: IvrStepFilters) {
+  let query = db.selectFrom('ivr_steps').where('pbx_id', '=', tenant.pbxId).where('ivr_id', '=', ivrId);
+  query = trashedScope(query, filters.trashed);
+  if (filters.option) query = query.where('option', '=', filters.option);
+  return query;
+}
+
+/** A page of an IVR's steps; `sort=option` follows the menu's order, not the characters'. */
+export async function listIvrSteps(db: Executor, tenant: Tenant, ivrId: string, filters: IvrStepFilters, sort: SortTerm[], page: PageRequest) {
+  const terms = sort.map((term) => (term.field === 'option' ? { ...term, field: 'option_rank' } : term));
+  const { rows, total } = await fetchPage(
+    () => stepsOf(db, tenant, ivrId, filters),
+    (query) => query.selectAll().select(optionRank.as('option_rank')),
+    terms,
+    page,
+  );
+  return { rows: rows.map(({ option_rank: _rank, ...row }) => row), total };
+}
+
+export function findIvrStep(db: Executor, tenant: Tenant, ivrId: string, id: string, trashed: TrashedFilter = 'without'): Promise<IvrStepRow | undefined> {
+  return stepsOf(db, tenant, ivrId, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** The live steps of these IVRs, each IVR's in the menu's order. */
+export async function liveStepsOfIvrs(db: Executor, tenant: Tenant, ivrIds: string[]): Promise<Map<string, IvrStepRow[]>> {
+  const byIvr = new Map<string, IvrStepRow[]>();
+  if (ivrIds.length === 0) return byIvr;
+  const rows = await db
+    .selectFrom('ivr_steps')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('ivr_id', 'in', ivrIds)
+    .where('deleted_at', 'is', null)
+    .execute();
+  for (const row of rows.sort(optionOrder)) {
+    const list = byIvr.get(row.ivr_id) ?? [];
+    list.push(row);
+    byIvr.set(row.ivr_id, list);
+  }
+  return byIvr;
+}
+
+export async function insertIvrStep(db: Executor, row: Insertable<IvrStepTable>): Promise<void> {
+  await db.insertInto('ivr_steps').values(row).execute();
+}
+
+export async function updateIvrStep(db: Executor, tenant: Tenant, id: string, changes: Updateable<IvrStepTable>): Promise<void> {
+  await db.updateTable('ivr_steps').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}
+
+/** Soft-deletes (`now`) or restores (null) one step of an IVR. */
+export async function setIvrStepDeleted(db: Executor, tenant: Tenant, ivrId: string, id: string, deletedAt: string | null, now: string): Promise<void> {
+  await db
+    .updateTable('ivr_steps')
+    .set({ deleted_at: deletedAt, updated_at: now })
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('ivr_id', '=', ivrId)
+    .where('id', '=', id)
+    .execute();
+}

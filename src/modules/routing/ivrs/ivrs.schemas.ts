@@ -1,0 +1,63 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery } from '../../../http/list-query.js';
+import { IncludeParam } from '../../../http/include.js';
+import { DateTime, Embedded, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { LanguageOrAuto } from '../shared/languages.js';
+import { SoundFileSummary } from '../shared/sound-refs.js';
+import { IvrStep } from './ivr-steps.schemas.js';
+
+/** What a caller who presses nothing gets: hung up on, the menu again (up to max_repeats), or the `default` step. */
+export const DEFAULT_ACTIONS = ['hangup', 'repeat', 'default_step'] as const;
+/** `steps` are always embedded (asking for them, the parent of `steps.target`, is accepted); `steps.target` adds each step's target. */
+export const IVR_INCLUDES = ['announcement', 'musicOnHold', 'steps.target'] as const;
+export const IVR_SORTS = ['name', 'created_at'] as const;
+
+export const Ivr = Type.Object(
+  {
+    id: Uuid(),
+    pbx_id: Uuid(),
+    name: Type.String({ maxLength: 128, examples: ['Main menu'] }),
+    comment: Nullable(Type.String({ maxLength: 255 })),
+    announcement_id: Uuid({ description: 'Sound file of type announcement played on entry.' }),
+    announcement_language: LanguageOrAuto('null = Auto (language detected or inherited earlier in the call).'),
+    music_on_hold_id: Nullable(Uuid({ description: 'Sound file of type music.' })),
+    default_action: StringEnum(DEFAULT_ACTIONS, { description: 'Behaviour on caller timeout.' }),
+    timeout_seconds: Type.Integer({ description: 'Seconds the caller has to press a key after the announcement.' }),
+    max_repeats: Type.Integer({ description: 'How often `repeat` plays the menu again before hanging up.' }),
+    steps: Type.Array(Embedded(IvrStep), { description: 'The live steps, by option: default, 0-9, *, #; empty when none.' }),
+    announcement: Type.Optional(Nullable(SoundFileSummary, { description: 'With include=announcement.' })),
+    musicOnHold: Type.Optional(Nullable(SoundFileSummary, { description: 'With include=musicOnHold; null when none.' })),
+    created_at: DateTime(),
+    updated_at: DateTime(),
+    deleted_at: Nullable(DateTime()),
+  },
+  { $id: 'Ivr' },
+);
+export type IvrView = Static<typeof Ivr>;
+
+export const CreateIvrBody = Type.Object(
+  {
+    pbx_id: Uuid({ description: 'The caller’s PBX (any other is refused with 422).' }),
+    name: Type.String({ minLength: 3, maxLength: 64 }),
+    comment: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    announcement: Uuid({ description: 'A live sound file of the PBX of type announcement, played on entry.' }),
+    musicOnHold: Type.Optional(Nullable(Uuid({ description: 'A live sound file of the PBX of type music.' }))),
+    default_action: Type.Optional(StringEnum(DEFAULT_ACTIONS, { description: 'Behaviour on caller timeout (default hangup).' })),
+    announcement_language: Type.Optional(LanguageOrAuto('null (default) = Auto.')),
+    timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Default 5.' })),
+    max_repeats: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'Default 2.' })),
+  },
+  { additionalProperties: false },
+);
+export const UpdateIvrBody = Type.Partial(CreateIvrBody, { additionalProperties: false });
+export type CreateIvrInput = Static<typeof CreateIvrBody>;
+export type UpdateIvrInput = Static<typeof UpdateIvrBody>;
+
+export const IvrParams = Type.Object({ ivr: Uuid() });
+export const IvrInclude = Type.Object({ include: IncludeParam(IVR_INCLUDES) });
+export const IvrListQuery = ListQuery({
+  sort: IVR_SORTS,
+  include: IVR_INCLUDES,
+  filters: { trashed: TrashedFilterParam('IVRs') },
+});
