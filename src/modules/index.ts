@@ -12,7 +12,7 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
-import { routingRoutes } from './routing/index.js';
+import { routingRoutes, seedRouting } from './routing/index.js';
 import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedSchedules, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
 const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, routingRoutes, workforceRoutes, operationsRoutes];
@@ -30,6 +30,7 @@ export async function registerModules(app: FastifyInstance, { ctx, apiPrefix }: 
 /** Each domain's demo rows for a tenant, in dependency order (calls ring the directory's people). */
 export const DEMO_SEEDERS: DemoSeeder[] = [
   seedDirectory,
+  seedRouting,
   seedOrganisation,
   seedWorkforceTime,
   seedAbsences,

@@ -166,6 +166,11 @@ describe('no operation with a path id crosses tenants', () => {
       status: String(samples.planning_status),
       schedule: String(samples.schedule_department),
       entry: String(samples.planning_entry),
+      soundFile: String(samples.sound_file_announcement),
+      ivr: String(samples.ivr),
+      step: String(samples.ivr_step),
+      callFlow: String(samples.call_flow),
+      queue: String(samples.queue),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { createAdmin, createKey } from '../factories.js';
 import { createEmployee } from '../workforce-factories.js';
+import { createIvr } from '../routing-factories.js';
 
 interface Parameter {
   name: string;
@@ -31,6 +32,7 @@ describe('page size on every list of the OpenAPI document', () => {
   let lists: ReturnType<typeof listsOf>;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
   let employeeId: string;
+  let ivrId: string;
   /** For the lists only the PBX key may read (recurring transactions). */
   let pbxKey: string;
   beforeAll(async () => {
@@ -38,6 +40,7 @@ describe('page size on every list of the OpenAPI document', () => {
     t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
     admin = await createAdmin(t.ctx);
     employeeId = (await createEmployee(t.ctx, admin.tenant)).id;
+    ivrId = await createIvr(t.ctx, admin.tenant);
     pbxKey = await createKey(t.ctx, admin.tenant, 'pbx');
     lists = listsOf((await t.app.inject('/api/v1/openapi.json')).json());
   });
@@ -46,7 +49,7 @@ describe('page size on every list of the OpenAPI document', () => {
   const get = (path: string, query: string, userToken = true) =>
     t.app.inject({
       method: 'GET',
-      url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId).replace('{employee_id}', employeeId)}?${query}`,
+      url: `${path.replace('{user}', admin.id).replace('{pbx_id}', admin.pbxId).replace('{employee_id}', employeeId).replace('{ivr}', ivrId)}?${query}`,
       headers: bearer(userToken ? admin.token : pbxKey),
     });
 

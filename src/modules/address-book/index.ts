@@ -3,6 +3,7 @@
  * caller lookup, and spreadsheet imports run by a durable job.
  */
 import type { RoutePlugin } from '../../platform/context.js';
+import './address-book.usages.js';
 import { contactRoutes } from './contacts/contacts.routes.js';
 import { contactImportRoutes } from './imports/contact-imports.routes.js';
 

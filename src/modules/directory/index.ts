@@ -4,6 +4,7 @@
  * WebRTC accounts, in-call state, roaming and user settings.
  */
 import type { RoutePlugin } from '../../platform/context.js';
+import './directory.usages.js';
 import { userRoutes } from './users/users.routes.js';
 import { extensionRoutes } from './extensions/extensions.routes.js';
 import { sipDeviceRoutes } from './sip-devices/sip-devices.routes.js';

@@ -13,3 +13,4 @@ import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];
+export { seedRouting } from './routing.seed.js';

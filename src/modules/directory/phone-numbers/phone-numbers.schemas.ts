@@ -4,8 +4,8 @@ import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const PHONE_NUMBER_SORTS = ['number', 'label', 'created_at'] as const;
-/** What an inbound call to the number reaches. */
-export const DESTINATION_TYPES = ['none', 'user', 'extension'] as const;
+/** What an inbound call to the number reaches: nothing, a user, an extension, or routing's call flow, IVR or queue. */
+export const DESTINATION_TYPES = ['none', 'user', 'extension', 'call_flow', 'ivr', 'queue'] as const;
 
 export const PhoneNumber = Type.Object(
   {

@@ -7,6 +7,7 @@ import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
+import { existsInPbx } from '../../../platform/references.js';
 import { withNextVoipId } from '../shared/db-helpers.js';
 import { requireE164 } from '../shared/e164.js';
 import { assertTenantUser } from '../shared/user-summary.js';
@@ -17,6 +18,8 @@ import type { CreatePhoneNumberBody, DESTINATION_TYPES, PhoneNumber, UpdatePhone
 import { findPhoneNumber, insertPhoneNumber, listPhoneNumbers, updatePhoneNumber, type PhoneNumberFilters } from './phone-numbers.queries.js';
 
 export type PhoneNumberRow = Selectable<PhoneNumberTable>;
+/** Routing's resources a number can point at (routing sits above the directory: checked by table). */
+const ROUTED_TABLES: Record<string, string> = { call_flow: 'call_flows', ivr: 'ivrs', queue: 'queues' };
 const NOT_FOUND = 'Phone number not found.';
 const TAKEN = [{ match: 'number', field: 'number', message: 'The number has already been taken.' }];
 
@@ -62,6 +65,9 @@ export class PhoneNumbersService {
     if (!id) throw ValidationFailed.field('destination_id', 'The destination id field is required unless destination type is none.');
     if (type === 'user') await assertTenantUser(this.ctx.db, tenant, id, 'destination_id');
     if (type === 'extension' && !(await findExtension(this.ctx.db, tenant, id)))
+      throw ValidationFailed.field('destination_id', 'The selected destination id is invalid.');
+    const routed = ROUTED_TABLES[type];
+    if (routed && !(await existsInPbx(this.ctx.db, tenant, routed, id)))
       throw ValidationFailed.field('destination_id', 'The selected destination id is invalid.');
   }
 

@@ -14,6 +14,10 @@ export const PROBLEM_CODES = [
 
 export const RoutingProblemSchema = Type.Object({
   code: StringEnum(PROBLEM_CODES),
+  severity: StringEnum(['error', 'warning'] as const, {
+    description:
+      'error: a routing write that brings it is refused with 422. warning: the PBX copes (an IVR without its default step hangs up on timeout), but it is likely not meant.',
+  }),
   path: Type.String({
     description: 'Where: call_flows/{id}/nodes/{key}/{field}, ivrs/{id}/steps/{option}/target_id, queues/{id}/overflow, phone_numbers/{id}/destination_id, ...',
   }),
@@ -22,7 +26,7 @@ export const RoutingProblemSchema = Type.Object({
 
 export const RoutingValidation = Type.Object(
   {
-    valid: Type.Boolean(),
+    valid: Type.Boolean({ description: 'No problem of severity error.' }),
     problems: Type.Array(RoutingProblemSchema),
   },
   { $id: 'RoutingValidation' },

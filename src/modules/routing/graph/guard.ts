@@ -19,7 +19,7 @@ export async function guardedRoutingWrite<T>(ctx: AppContext, tenant: Tenant, wr
     const before = await routingProblems(trx, tenant);
     const result = await write(trx);
     const after = await routingProblems(trx, tenant);
-    const introduced = after.filter((problem) => !before.some((old) => sameProblem(old, problem)));
+    const introduced = after.filter((problem) => problem.severity === 'error' && !before.some((old) => sameProblem(old, problem)));
     if (introduced.length > 0) throw problemsError(introduced);
     return result;
   });

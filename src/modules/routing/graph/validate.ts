@@ -9,8 +9,12 @@ import type { PROBLEM_CODES } from './graph.schemas.js';
 
 export type ProblemCode = (typeof PROBLEM_CODES)[number];
 
+/** Problems a write may leave: the IVR's steps come after the IVR (POST /ivrs takes its default_action first). */
+const WARNINGS = new Set<ProblemCode>(['missing_default_step']);
+
 export interface RoutingProblem {
   code: ProblemCode;
+  severity: 'error' | 'warning';
   /** Where: `call_flows/{id}/nodes/{key}/{field}`, `ivrs/{id}/steps/{option}/target_id`, `queues/{id}/overflow`, ... */
   path: string;
   message: string;
@@ -43,7 +47,7 @@ export function problemsOf(
   numbers: Array<{ id: string; number: string; destination_type: string; destination_id: string | null }> = [],
 ): RoutingProblem[] {
   const problems: RoutingProblem[] = [];
-  const add = (code: ProblemCode, path: string, message: string) => problems.push({ code, path, message });
+  const add = (code: ProblemCode, path: string, message: string) => problems.push({ code, severity: WARNINGS.has(code) ? 'warning' : 'error', path, message });
 
   /** A reference to a resource that is gone or deleted; true when it is live. */
   const live = (kind: NodeTargetType, id: string | null, path: string, owner: string): boolean => {
@@ -196,6 +200,7 @@ function cycles(graph: RoutingGraph): RoutingProblem[] {
     const loop = loopThrough(start, members, edges);
     return {
       code: 'cycle' as const,
+      severity: 'error' as const,
       path: pathOfVertex(start),
       message: `Calls loop without a caller choice: ${loop.map((v) => describeVertex(graph, v)).join(' → ')}.`,
     };

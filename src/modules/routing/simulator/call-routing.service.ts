@@ -14,7 +14,7 @@ export class CallRoutingService {
 
   async validate(tenant: Tenant) {
     const problems = await routingProblems(this.ctx.db, tenant);
-    return { valid: problems.length === 0, problems };
+    return { valid: problems.every((problem) => problem.severity !== 'error'), problems };
   }
 
   async simulate(tenant: Tenant, body: Static<typeof SimulateBody>): Promise<Static<typeof Simulation>> {

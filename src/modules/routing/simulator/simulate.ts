@@ -133,7 +133,7 @@ export class RouteSimulation {
         ? `The ${kind} "${known.name}" reached from ${via} is deleted: the call is hung up.`
         : `The ${kind} reached from ${via} does not exist: the call is hung up.`;
       this.step({ kind: 'hangup', type, id, name: known?.name ?? null, outcome: 'hung_up', reason });
-      this.problems.push({ code: 'dangling', path: via, message: reason });
+      this.problems.push({ code: 'dangling', severity: 'error', path: `${type === 'call_flow' ? 'call_flows' : `${type}s`}/${id ?? ''}`, message: reason });
       return { at: 'end' as const, result: 'hung_up' as const };
     };
     switch (type) {
