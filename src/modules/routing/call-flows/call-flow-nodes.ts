@@ -19,7 +19,7 @@ function node<const T extends string, P extends Record<string, TSchema>>(type: T
       label: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
       ...properties,
     },
-    { additionalProperties: false, title: type, description },
+    { $id: `CallFlowNode_${type}`, additionalProperties: false, title: type, description },
   );
 }
 
@@ -84,10 +84,13 @@ export const CALL_FLOW_NODES = [
 
 export type CallFlowNode = Static<(typeof CALL_FLOW_NODES)[number]>;
 export type CallFlowNodeType = CallFlowNode['type'];
-export const NODE_TYPES = CALL_FLOW_NODES.map((schema) => schema.properties.type.const) as CallFlowNodeType[];
+export const NODE_TYPES = CALL_FLOW_NODES.map((schema): CallFlowNodeType => schema.properties.type.const);
 
 /** One node of any type, told apart by `type` (OpenAPI and ajv discriminator). */
-export const CallFlowNodeSchema = Type.Unsafe<CallFlowNode>({ oneOf: [...CALL_FLOW_NODES], discriminator: { propertyName: 'type' } });
+export const CallFlowNodeSchema = Type.Unsafe<CallFlowNode>({
+  oneOf: CALL_FLOW_NODES.map((schema) => ({ $ref: `${schema.$id}#` })),
+  discriminator: { propertyName: 'type' },
+});
 
 /** The resource kinds a node points at, by field (what `call_flow_references` records). */
 export type NodeTargetType = 'user' | 'extension' | 'queue' | 'ivr' | 'call_flow' | 'sound_file';

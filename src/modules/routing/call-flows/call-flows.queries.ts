@@ -21,9 +21,10 @@ function flowsOf(db: Kysely<DB>, tenant: Tenant, filters: CallFlowFilters) {
   if (filters.nodeType) query = query.where('nodes', 'like', `%"type":"${filters.nodeType}"%`);
   if (filters.targetId) {
     const targetId = filters.targetId;
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('call_flow_references')
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('call_flow_references')
           .select(sql`1`.as('one'))
           .whereRef('call_flow_references.call_flow_id', '=', 'call_flows.id')
           .where('call_flow_references.target_id', '=', targetId),

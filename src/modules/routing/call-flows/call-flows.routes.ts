@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../platform/context.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { ROUTING_MANAGE, ROUTING_READ } from '../shared/access.js';
+import { CALL_FLOW_NODES } from './call-flow-nodes.js';
 import { CallFlowsService, presentCallFlow, type CallFlowRow } from './call-flows.service.js';
 import { CallFlow, CallFlowListQuery, CallFlowParams, CallFlowReadQuery, CreateCallFlowBody, UpdateCallFlowBody } from './call-flows.schemas.js';
 
@@ -10,6 +11,7 @@ const WRITE_NOTE =
 
 export async function callFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new CallFlowsService(ctx);
+  for (const node of CALL_FLOW_NODES) app.addSchema(node);
   const flows = resourceRoutes(app, ctx.config.baseUrl, {
     tags: ['Call flows'],
     schema: CallFlow,

@@ -80,7 +80,11 @@ export function problemsOf(
     while (pending.length > 0) {
       const node = flow.byKey.get(pending.pop()!);
       if (!node) continue;
-      for (const exit of nodeExits(node)) if (exit.key && !reached.has(exit.key)) (reached.add(exit.key), pending.push(exit.key));
+      for (const exit of nodeExits(node)) {
+        if (!exit.key || reached.has(exit.key)) continue;
+        reached.add(exit.key);
+        pending.push(exit.key);
+      }
     }
     for (const node of flow.nodes) {
       const at = `${base}/${node.key}`;
@@ -165,17 +169,23 @@ function cycles(graph: RoutingGraph): RoutingProblem[] {
   const stack: string[] = [];
   const components: string[][] = [];
   let counter = 0;
+  const open = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+  };
   for (const root of vertices) {
     if (index.has(root)) continue;
     const work: Array<{ v: string; next: number }> = [{ v: root, next: 0 }];
-    (index.set(root, counter), low.set(root, counter++), stack.push(root), onStack.add(root));
+    open(root);
     while (work.length > 0) {
       const frame = work[work.length - 1];
       const out = edges.get(frame.v) ?? [];
       if (frame.next < out.length) {
         const w = out[frame.next++];
         if (!index.has(w)) {
-          (index.set(w, counter), low.set(w, counter++), stack.push(w), onStack.add(w));
+          open(w);
           work.push({ v: w, next: 0 });
         } else if (onStack.has(w)) low.set(frame.v, Math.min(low.get(frame.v)!, index.get(w)!));
         continue;
@@ -220,7 +230,9 @@ function loopThrough(start: string, members: Set<string>, edges: Map<string, str
         for (let at = v; at !== start; at = previous.get(at)!) path.splice(1, 0, at);
         return [...path, start];
       }
-      if (!previous.has(w)) (previous.set(w, v), queue.push(w));
+      if (previous.has(w)) continue;
+      previous.set(w, v);
+      queue.push(w);
     }
   }
   return [start, start];

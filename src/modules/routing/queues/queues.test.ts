@@ -253,7 +253,7 @@ describe('queues', () => {
     const admin = await createAdmin(t.ctx, tenant);
     const agent = await createUser(t.ctx, { tenant });
     const ext = await createExtension(t.ctx, tenant);
-    const other = (await call('POST', '/queues', admin.token, { name: 'Backup' })).json().data;
+    const other = (await call('POST', '/queues', admin.token, { name: 'Backup', overflow: { type: 'voicemail', id: admin.id } })).json().data;
     const ivr = await insertIvr(tenant);
     const flow = await insertCallFlow(tenant);
     const queue = (await call('POST', '/queues', admin.token, { name: 'Front', overflow: { type: 'hangup' } })).json().data;
@@ -436,7 +436,7 @@ describe('queues', () => {
     expect((await call('POST', `/queues/${randomUUID()}/restore`, admin.token)).statusCode).toBe(404);
 
     // An overflow target deleted meanwhile blocks the restore until it is back.
-    const backup = (await call('POST', '/queues', admin.token, { name: 'Backup' })).json().data;
+    const backup = (await call('POST', '/queues', admin.token, { name: 'Backup', overflow: { type: 'voicemail', id: admin.id } })).json().data;
     const front = (await call('POST', '/queues', admin.token, { name: 'Front', overflow: { type: 'queue', id: backup.id } })).json().data;
     expect((await call('DELETE', `/queues/${front.id}`, admin.token)).statusCode).toBe(204);
     expect((await call('DELETE', `/queues/${backup.id}`, admin.token)).statusCode).toBe(204);
@@ -450,7 +450,7 @@ describe('queues', () => {
 
   it('refuses to delete a queue another queue overflows into (409 with used_by)', async () => {
     const admin = await createAdmin(t.ctx);
-    const backup = (await call('POST', '/queues', admin.token, { name: 'Backup' })).json().data;
+    const backup = (await call('POST', '/queues', admin.token, { name: 'Backup', overflow: { type: 'voicemail', id: admin.id } })).json().data;
     const front = (await call('POST', '/queues', admin.token, { name: 'Front', overflow: { type: 'queue', id: backup.id } })).json().data;
     const refused = await call('DELETE', `/queues/${backup.id}`, admin.token);
     expect(refused.statusCode).toBe(409);

@@ -39,7 +39,7 @@ export async function evaluateTimeCondition(
     ...(node.public_holidays_country ? await publicHolidays(node.public_holidays_country, null, local.date, local.date) : []),
     ...(node.tenant_holidays !== false ? await tenantHolidays(db, tenant, null, local.date, local.date) : []),
   ];
-  const holiday = days.find((day) => !day.half_day) ?? days.find((day) => local.time >= halfDaySplit);
+  const holiday = days.find((day) => !day.half_day) ?? days.find((day) => day.half_day && local.time >= halfDaySplit);
   if (holiday) {
     const part = holiday.half_day ? ` (half day, from ${halfDaySplit})` : '';
     const source = holiday.source === 'public' ? `public holiday in ${node.public_holidays_country}` : 'holiday of the PBX';
