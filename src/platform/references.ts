@@ -69,3 +69,11 @@ export async function refuseWhileUsed(db: Kysely<DB>, tenant: Tenant, kind: Refe
   const more = usages.length > 3 ? ` and ${usages.length - 3} more` : '';
   throw new InUse(`The ${what} is still used by ${names.join(', ')}${more}.`, usages);
 }
+
+/**
+ * Serialises, per tenant, the writes that add references (routing) with the deletes that check
+ * them: PostgreSQL locks the PBX's row until the transaction ends; SQLite writes one at a time.
+ */
+export async function lockReferences(trx: Kysely<DB>, dialect: 'sqlite' | 'postgres', tenant: Tenant): Promise<void> {
+  if (dialect === 'postgres') await sql`select id from pbxes where id = ${tenant.pbxId} for update`.execute(trx);
+}

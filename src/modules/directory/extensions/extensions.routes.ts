@@ -58,6 +58,8 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: MANAGE,
     operationId: 'deleteExtension',
     summary: 'Delete an extension (soft; restorable)',
+    description: 'Refused with 409 and `used_by` while a phone number, a call flow or a queue rings it.',
+    refusedWhileUsed: true,
     params: ExtensionParams,
     run: ({ tenant, params }) => service.delete(tenant, params.extension),
   });

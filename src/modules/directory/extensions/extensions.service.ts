@@ -9,6 +9,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, toFlag } from '../shared/access.js';
+import { lockReferences, refuseWhileUsed } from '../../../platform/references.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { withNextVoipId } from '../shared/db-helpers.js';
 import { assertTenantUser, userSummaries } from '../shared/user-summary.js';
@@ -130,8 +131,13 @@ export class ExtensionsService {
     return this.get(tenant, id);
   }
 
+  /** Refused (409 with the list) while phone numbers, call flows or queues ring the extension. */
   delete(tenant: Tenant, id: string): Promise<void> {
-    return softDelete(this.ctx.db, this.ctx.clock, 'extensions', tenant, id, NOT_FOUND);
+    return this.ctx.db.transaction().execute(async (trx) => {
+      await lockReferences(trx, this.ctx.dialect, tenant);
+      await refuseWhileUsed(trx, tenant, 'extension', id, 'extension');
+      await softDelete(trx, this.ctx.clock, 'extensions', tenant, id, NOT_FOUND);
+    });
   }
 
   async restore(tenant: Tenant, id: string): Promise<ExtensionRow> {

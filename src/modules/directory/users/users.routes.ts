@@ -64,7 +64,9 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'deleteUser',
     summary: 'Delete a user (soft; restorable); revokes its tokens',
-    description: 'The user is unlinked from its employee (employee_id null), which may then be linked to another user; a restored user comes back unlinked.',
+    description:
+      'The user is unlinked from its employee (employee_id null), which may then be linked to another user; a restored user comes back unlinked. Refused with 409 and `used_by` while a phone number, a call flow, a queue (member or overflow) routes calls to the user.',
+    refusedWhileUsed: true,
     params: UserParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user),
   });

@@ -10,6 +10,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { hashPassword } from '../../../platform/crypto.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { lockReferences, refuseWhileUsed } from '../../../platform/references.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
 import { extensionsOfUsers } from '../extensions/extensions.queries.js';
@@ -124,6 +125,9 @@ export class UsersService {
     if (principal.kind === 'user' && principal.userId === id) throw ValidationFailed.field('user', 'You cannot delete your own account.');
     // A deleted user is linked to no employee: the employee is free for another user.
     await this.ctx.db.transaction().execute(async (trx) => {
+      // Routing that rings, queues or sends voicemail to the user keeps it (409 with the list).
+      await lockReferences(trx, this.ctx.dialect, tenant);
+      await refuseWhileUsed(trx, tenant, 'user', id, 'user');
       await softDelete(trx, this.ctx.clock, 'users', tenant, id, NOT_FOUND);
       await updateUser(trx, tenant, id, { employee_id: null });
     });

@@ -265,6 +265,33 @@ describe('call flows and the routing graph', () => {
     expect(restored.json().data.deleted_at).toBeNull();
   });
 
+  it('keeps users and extensions that routing rings (409 with the list) until it no longer does', async () => {
+    const person = await createUser(t.ctx, { tenant, fields: { first_name: 'Kept', last_name: 'Person' } });
+    const extension = (await call('POST', '/extensions', admin.token, { number: '741', name: 'Kept desk', user_id: null })).json().data;
+    const flow = (
+      await create({
+        name: 'Keeps them',
+        entry: 'a',
+        nodes: [
+          { key: 'a', type: 'ring_user', user_id: person.id, no_answer: 'b' },
+          { key: 'b', type: 'ring_extension', extension_id: extension.id },
+        ],
+      })
+    ).json().data.id;
+    const user = await call('DELETE', `/users/${person.id}`, admin.token);
+    expect(user.statusCode).toBe(409);
+    expect(user.json()).toEqual({
+      message: 'The user is still used by call flow "Keeps them".',
+      used_by: [{ type: 'call_flow', id: flow, name: 'Keeps them', path: 'nodes.a.user_id' }],
+    });
+    const desk = await call('DELETE', `/extensions/${extension.id}`, admin.token);
+    expect(desk.statusCode).toBe(409);
+    expect(desk.json().used_by[0]).toMatchObject({ type: 'call_flow', path: 'nodes.b.extension_id' });
+    expect((await call('PATCH', `/call-flows/${flow}`, admin.token, { entry: 'x', nodes: [{ key: 'x', type: 'hangup' }] })).statusCode).toBe(200);
+    expect((await call('DELETE', `/users/${person.id}`, admin.token)).statusCode).toBe(204);
+    expect((await call('DELETE', `/extensions/${extension.id}`, admin.token)).statusCode).toBe(204);
+  });
+
   it('lets users and call-routing keys read, only administrators write, and no other tenant in', async () => {
     const flow = (await create({ name: 'Guarded', entry: 'a', nodes: [ringAgent('a')] })).json().data.id;
     expect((await call('POST', '/call-flows', agent.token, { name: 'Mine', entry: 'a', nodes: [{ key: 'a', type: 'hangup' }] })).statusCode).toBe(403);

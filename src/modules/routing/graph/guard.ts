@@ -1,4 +1,5 @@
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
+import { lockReferences } from '../../../platform/references.js';
 import type { DB } from '../../../db/schema.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -15,7 +16,7 @@ const sameProblem = (a: RoutingProblem, b: RoutingProblem) => a.code === b.code 
  */
 export async function guardedRoutingWrite<T>(ctx: AppContext, tenant: Tenant, write: (trx: Transaction<DB>) => Promise<T>): Promise<T> {
   return ctx.db.transaction().execute(async (trx) => {
-    if (ctx.dialect === 'postgres') await sql`select id from pbxes where id = ${tenant.pbxId} for update`.execute(trx);
+    await lockReferences(trx, ctx.dialect, tenant);
     const before = await routingProblems(trx, tenant);
     const result = await write(trx);
     const after = await routingProblems(trx, tenant);
