@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { insertCallFlowRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
 
 const STEP_KEYS = [
   'created_at',
@@ -29,62 +30,16 @@ describe('IVR steps', () => {
   afterAll(() => t.close());
   const call = apiCaller(() => t);
 
-  /** Sound files and call flows are written straight into their tables (their APIs are built apart). */
-  async function announcementOf(tenant: TestTenant): Promise<string> {
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    await t.ctx.db
-      .insertInto('sound_files')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name: 'Welcome',
-        type: 'announcement',
-        language: null,
-        format: 'wav',
-        mime_type: 'audio/wav',
-        size_bytes: 1000,
-        duration_ms: 1500,
-        sample_rate: 8000,
-        channels: 1,
-        checksum_sha256: '0'.repeat(64),
-        original_filename: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  }
-
-  async function callFlow(tenant: TestTenant, name = 'Office hours'): Promise<string> {
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    await t.ctx.db
-      .insertInto('call_flows')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name,
-        description: null,
-        entry: 'start',
-        nodes: '[{"key":"start","type":"hangup"}]',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  }
-
   /** A PBX with an administrator, a user, a call flow and an IVR menu. */
   async function setup() {
     const tenant = await createTenant(t.ctx);
     const admin = await createAdmin(t.ctx, tenant);
     const user = await createUser(t.ctx, { tenant });
-    const announcement = await announcementOf(tenant);
+    const announcement = await insertSoundFileRow(t.ctx, tenant, 'announcement', { name: 'Welcome' });
     const newIvr = async (name: string) =>
       (await call('POST', '/ivrs', admin.token, { pbx_id: tenant.pbxId, name, announcement })).json().data as { id: string };
     const ivr = await newIvr('Main menu');
-    const flow = await callFlow(tenant);
+    const flow = await insertCallFlowRow(t.ctx, tenant);
     const steps = `/ivrs/${ivr.id}/steps`;
     return { tenant, admin, user, ivr, flow, steps, newIvr };
   }
@@ -184,9 +139,9 @@ describe('IVR steps', () => {
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: IVR, target_id: flow }))).toHaveProperty('target_id');
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: sub.id }))).toHaveProperty('target_id');
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: randomUUID() }))).toHaveProperty('target_id');
-    const foreignFlow = await callFlow(await createTenant(t.ctx));
+    const foreignFlow = await insertCallFlowRow(t.ctx, await createTenant(t.ctx));
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: foreignFlow }))).toHaveProperty('target_id');
-    const deletedFlow = await callFlow(tenant, 'Old');
+    const deletedFlow = await insertCallFlowRow(t.ctx, tenant, 'Old');
     await t.ctx.db.updateTable('call_flows').set({ deleted_at: new Date().toISOString() }).where('id', '=', deletedFlow).execute();
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: deletedFlow }))).toHaveProperty('target_id');
     const gone = await newIvr('Gone');
@@ -264,7 +219,11 @@ describe('IVR steps', () => {
 
     // The steps of a deleted IVR are out of reach; they come back with it.
     const other = (
-      await call('POST', `/ivrs`, admin.token, { pbx_id: admin.tenant.pbxId, name: 'Other', announcement: await announcementOf(admin.tenant) })
+      await call('POST', `/ivrs`, admin.token, {
+        pbx_id: admin.tenant.pbxId,
+        name: 'Other',
+        announcement: await insertSoundFileRow(t.ctx, admin.tenant, 'announcement'),
+      })
     ).json().data;
     expect((await call('GET', `/ivrs/${other.id}/steps/${step.id}`, admin.token)).statusCode).toBe(404);
     expect((await call('DELETE', `/ivrs/${ivr.id}`, admin.token)).statusCode).toBe(204);
@@ -299,7 +258,11 @@ describe('IVR steps', () => {
     expect((await call('POST', `${steps}/${step.id}/restore`, stranger.token)).statusCode).toBe(404);
     // Its own IVR with the stranger's step id: still 404.
     const own = (
-      await call('POST', '/ivrs', stranger.token, { pbx_id: stranger.tenant.pbxId, name: 'Theirs', announcement: await announcementOf(stranger.tenant) })
+      await call('POST', '/ivrs', stranger.token, {
+        pbx_id: stranger.tenant.pbxId,
+        name: 'Theirs',
+        announcement: await insertSoundFileRow(t.ctx, stranger.tenant, 'announcement'),
+      })
     ).json().data;
     expect((await call('GET', `/ivrs/${own.id}/steps/${step.id}`, stranger.token)).statusCode).toBe(404);
     expect(ivr.id).not.toBe(own.id);

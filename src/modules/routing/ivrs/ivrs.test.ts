@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
-import type { SoundFileType } from '../routing.tables.js';
+import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { insertCallFlowRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
 
 const IVR_KEYS = [
   'announcement_id',
@@ -29,41 +29,13 @@ describe('IVRs', () => {
   afterAll(() => t.close());
   const call = apiCaller(() => t);
 
-  /** Sound files are written straight into their table (their API is built apart). */
-  async function soundFile(tenant: TestTenant, type: SoundFileType, fields: { deleted?: boolean; name?: string } = {}): Promise<string> {
-    const id = randomUUID();
-    const now = new Date().toISOString();
-    await t.ctx.db
-      .insertInto('sound_files')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name: fields.name ?? `${type} ${id.slice(0, 4)}`,
-        type,
-        language: 'en',
-        format: 'wav',
-        mime_type: 'audio/wav',
-        size_bytes: 1000,
-        duration_ms: 1500,
-        sample_rate: 8000,
-        channels: 1,
-        checksum_sha256: '0'.repeat(64),
-        original_filename: null,
-        created_at: now,
-        updated_at: now,
-        deleted_at: fields.deleted ? now : null,
-      })
-      .execute();
-    return id;
-  }
-
   /** A PBX with an administrator, a user, an announcement and a music file. */
   async function setup() {
     const tenant = await createTenant(t.ctx);
     const admin = await createAdmin(t.ctx, tenant);
     const user = await createUser(t.ctx, { tenant });
-    const announcement = await soundFile(tenant, 'announcement', { name: 'Welcome' });
-    const music = await soundFile(tenant, 'music', { name: 'Jazz' });
+    const announcement = await insertSoundFileRow(t.ctx, tenant, 'announcement', { name: 'Welcome', language: 'en' });
+    const music = await insertSoundFileRow(t.ctx, tenant, 'music', { name: 'Jazz', language: 'en' });
     const body = { pbx_id: tenant.pbxId, name: 'Main menu', announcement };
     return { tenant, admin, user, announcement, music, body };
   }
@@ -144,9 +116,9 @@ describe('IVRs', () => {
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: randomUUID() }))).toEqual({
       announcement: ['The selected announcement is invalid.'],
     });
-    const foreign = await soundFile(await createTenant(t.ctx), 'announcement');
+    const foreign = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'announcement');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: foreign }))).toHaveProperty('announcement');
-    const deleted = await soundFile(admin.tenant, 'announcement', { deleted: true });
+    const deleted = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement', { deleted: true });
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: deleted }))).toHaveProperty('announcement');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: 'not-a-uuid' }))).toHaveProperty('announcement');
     // musicOnHold: of type music, or null
@@ -154,7 +126,7 @@ describe('IVRs', () => {
       musicOnHold: ['The musicOnHold must be a sound file of type music.'],
     });
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, musicOnHold: randomUUID() }))).toHaveProperty('musicOnHold');
-    const foreignMusic = await soundFile(await createTenant(t.ctx), 'music');
+    const foreignMusic = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'music');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, musicOnHold: foreignMusic }))).toHaveProperty('musicOnHold');
     expect((await call('POST', '/ivrs', admin.token, { ...body, musicOnHold: null })).statusCode).toBe(201);
     // pbx_id: the caller's PBX only
@@ -270,21 +242,7 @@ describe('IVRs', () => {
 
     // A call-flow node pointing at it holds it too.
     expect((await call('DELETE', `/ivrs/${parent.id}/steps/${step.id}`, admin.token)).statusCode).toBe(204);
-    const flow = randomUUID();
-    const now = new Date().toISOString();
-    await t.ctx.db
-      .insertInto('call_flows')
-      .values({
-        id: flow,
-        pbx_id: admin.tenant.pbxId,
-        name: 'Office hours',
-        description: null,
-        entry: 'start',
-        nodes: '[{"key":"start","type":"hangup"}]',
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
+    const flow = await insertCallFlowRow(t.ctx, admin.tenant);
     await t.ctx.db
       .insertInto('call_flow_references')
       .values({ call_flow_id: flow, pbx_id: admin.tenant.pbxId, target_type: 'ivr', target_id: target.id, node_key: 'menu', field: 'ivr_id' })

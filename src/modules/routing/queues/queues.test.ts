@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createExtension, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
-import type { SoundFileType } from '../routing.tables.js';
+import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { insertCallFlowRow, insertIvrRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
 
 describe('queues', () => {
   let t: TestApp;
@@ -13,64 +13,6 @@ describe('queues', () => {
 
   const call = apiCaller(() => t);
   const now = () => t.clock.now().toISOString();
-
-  /** A sound file row as the sound-file upload would leave it (the audio itself is not needed here). */
-  async function insertSound(tenant: TestTenant, type: SoundFileType, fields: { deleted?: boolean; name?: string } = {}) {
-    const id = randomUUID();
-    await t.ctx.db
-      .insertInto('sound_files')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name: fields.name ?? `${type} ${id.slice(0, 6)}`,
-        type,
-        language: null,
-        format: 'wav',
-        mime_type: 'audio/wav',
-        size_bytes: 1024,
-        duration_ms: 3200,
-        sample_rate: 8000,
-        channels: 1,
-        checksum_sha256: 'a'.repeat(64),
-        original_filename: null,
-        created_at: now(),
-        updated_at: now(),
-        deleted_at: fields.deleted ? now() : null,
-      })
-      .execute();
-    return id;
-  }
-
-  async function insertIvr(tenant: TestTenant) {
-    const id = randomUUID();
-    await t.ctx.db
-      .insertInto('ivrs')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name: 'Main menu',
-        comment: null,
-        announcement_id: await insertSound(tenant, 'announcement'),
-        music_on_hold_id: null,
-        announcement_language: null,
-        default_action: 'hangup',
-        timeout_seconds: 5,
-        max_repeats: 2,
-        created_at: now(),
-        updated_at: now(),
-      })
-      .execute();
-    return id;
-  }
-
-  async function insertCallFlow(tenant: TestTenant) {
-    const id = randomUUID();
-    await t.ctx.db
-      .insertInto('call_flows')
-      .values({ id, pbx_id: tenant.pbxId, name: 'Office hours', description: null, entry: 'start', nodes: '[]', created_at: now(), updated_at: now() })
-      .execute();
-    return id;
-  }
 
   const errorsOf = async (method: 'POST' | 'PATCH', url: string, token: string, body: object) => {
     const res = await call(method, url, token, body);
@@ -111,8 +53,8 @@ describe('queues', () => {
     const disabled = await createUser(t.ctx, { tenant: admin.tenant });
     await t.ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', disabled.id).execute();
     const ext = await createExtension(t.ctx, admin.tenant, { number: '301', name: 'Front desk' });
-    const music = await insertSound(admin.tenant, 'music');
-    const announcement = await insertSound(admin.tenant, 'announcement');
+    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music');
+    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement');
     const res = await call('POST', '/queues', admin.token, {
       name: 'Sales',
       strategy: 'least_recent',
@@ -254,8 +196,8 @@ describe('queues', () => {
     const agent = await createUser(t.ctx, { tenant });
     const ext = await createExtension(t.ctx, tenant);
     const other = (await call('POST', '/queues', admin.token, { name: 'Backup', overflow: { type: 'voicemail', id: admin.id } })).json().data;
-    const ivr = await insertIvr(tenant);
-    const flow = await insertCallFlow(tenant);
+    const ivr = await insertIvrRow(t.ctx, tenant);
+    const flow = await insertCallFlowRow(t.ctx, tenant);
     const queue = (await call('POST', '/queues', admin.token, { name: 'Front', overflow: { type: 'hangup' } })).json().data;
     expect(queue.overflow).toEqual({ type: 'hangup', id: null, number: null });
 
@@ -321,10 +263,10 @@ describe('queues', () => {
 
   it('takes only live sound files of the PBX, of the right type', async () => {
     const admin = await createAdmin(t.ctx);
-    const music = await insertSound(admin.tenant, 'music');
-    const announcement = await insertSound(admin.tenant, 'announcement');
-    const deleted = await insertSound(admin.tenant, 'music', { deleted: true });
-    const foreign = await insertSound(await createTenant(t.ctx), 'music');
+    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music');
+    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement');
+    const deleted = await insertSoundFileRow(t.ctx, admin.tenant, 'music', { deleted: true });
+    const foreign = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'music');
     expect(await errorsOf('POST', '/queues', admin.token, { name: 'Q', music_on_hold_id: announcement, announcement_id: music })).toEqual({
       music_on_hold_id: ['The music on hold id must be a sound file of type music.'],
       announcement_id: ['The announcement id must be a sound file of type announcement.'],
@@ -348,8 +290,8 @@ describe('queues', () => {
     const admin = await createAdmin(t.ctx);
     const agent = await createUser(t.ctx, { tenant: admin.tenant });
     const ext = await createExtension(t.ctx, admin.tenant, { number: '444', name: 'Hotline' });
-    const music = await insertSound(admin.tenant, 'music', { name: 'Jazz' });
-    const announcement = await insertSound(admin.tenant, 'announcement', { name: 'Welcome' });
+    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music', { name: 'Jazz' });
+    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement', { name: 'Welcome' });
     const sales = (
       await call('POST', '/queues', admin.token, {
         name: 'Sales',
@@ -398,8 +340,8 @@ describe('queues', () => {
       { type: 'user', id: agent.id, penalty: 0, position: 1, user: { id: agent.id, ...agentRow }, extension: null },
       { type: 'extension', id: ext.id, penalty: 0, position: 2, user: null, extension: { id: ext.id, number: '444', name: 'Hotline' } },
     ]);
-    expect(full.announcement).toEqual({ id: announcement, name: 'Welcome', type: 'announcement', language: null, duration_ms: 3200 });
-    expect(full.musicOnHold).toEqual({ id: music, name: 'Jazz', type: 'music', language: null, duration_ms: 3200 });
+    expect(full.announcement).toEqual({ id: announcement, name: 'Welcome', type: 'announcement', language: null, duration_ms: 1500 });
+    expect(full.musicOnHold).toEqual({ id: music, name: 'Jazz', type: 'music', language: null, duration_ms: 1500 });
     const listed = (await call('GET', '/queues?include=members.extension,announcement', admin.token)).json().data;
     expect(listed.map((q: { announcement: { name: string } | null }) => q.announcement?.name ?? null)).toEqual(['Welcome', null]);
     expect(listed[1].members).toEqual([{ type: 'extension', id: ext.id, penalty: 0, position: 1, extension: { id: ext.id, number: '444', name: 'Hotline' } }]);

@@ -1,8 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/imports.js';
+import { insertIvrRow } from '../../../../test/routing-factories.js';
 import { toneWav } from './wav.js';
 import { attachmentDisposition, insertSoundFile } from './sound-files.service.js';
 import { parseByteRange } from './byte-range.js';
@@ -43,29 +44,6 @@ describe('sound files', () => {
   const download = (token: string, id: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url: `/api/v1/sound-files/${id}/content`, headers: { ...bearer(token), ...headers } });
   const welcome = toneWav({ seconds: 1.5, frequencyHz: 440 });
-
-  async function insertIvr(tenant: TestTenant, announcementId: string, name = 'Main menu') {
-    const now = t.clock.now().toISOString();
-    const id = randomUUID();
-    await t.ctx.db
-      .insertInto('ivrs')
-      .values({
-        id,
-        pbx_id: tenant.pbxId,
-        name,
-        comment: null,
-        announcement_id: announcementId,
-        music_on_hold_id: null,
-        announcement_language: null,
-        default_action: 'hangup',
-        timeout_seconds: 5,
-        max_repeats: 2,
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    return id;
-  }
 
   it('uploads a WAV: metadata read from the content, the contract shape, read back and listed', async () => {
     const admin = await createAdmin(t.ctx);
@@ -233,7 +211,7 @@ describe('sound files', () => {
     expect((await call('PATCH', `/sound-files/${id}`, admin.token, { name: '' })).json().errors).toHaveProperty('name');
     expect((await call('PATCH', `/sound-files/${id}`, admin.token, { size_bytes: 1 })).statusCode).toBe(422);
 
-    await insertIvr(admin.tenant, id, 'Front desk');
+    await insertIvrRow(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
     const refused = await call('PATCH', `/sound-files/${id}`, admin.token, { type: 'music' });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors.type[0]).toBe('The type cannot change while the sound file is used by ivr "Front desk".');
@@ -276,7 +254,7 @@ describe('sound files', () => {
   it('soft-deletes (even while used) and restores; a deleted file cannot be downloaded', async () => {
     const admin = await createAdmin(t.ctx);
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
-    await insertIvr(admin.tenant, id);
+    await insertIvrRow(t.ctx, admin.tenant, { announcementId: id });
     expect((await call('DELETE', `/sound-files/${id}`, admin.token)).statusCode).toBe(204);
     expect((await call('GET', `/sound-files/${id}`, admin.token)).statusCode).toBe(404);
     expect((await download(admin.token, id)).statusCode).toBe(404);
@@ -294,7 +272,7 @@ describe('sound files', () => {
   it('deletes for good only when nothing uses the file (409 with used_by otherwise)', async () => {
     const admin = await createAdmin(t.ctx);
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
-    const ivr = await insertIvr(admin.tenant, id, 'Front desk');
+    const ivr = await insertIvrRow(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
     const refused = await call('DELETE', `/sound-files/${id}?permanent=1`, admin.token);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
