@@ -29,7 +29,8 @@ describe('call flows and the routing graph', () => {
     const queue = (await call('POST', '/queues', admin.token, { name: 'Every node queue', members: [{ type: 'user', id: agent.id }] })).json().data.id;
     const extension = (await call('POST', '/extensions', admin.token, { number: '740', name: 'Lobby', user_id: null })).json().data;
     const target = (await create({ name: 'Target', entry: 'bye', nodes: [{ key: 'bye', type: 'hangup' }] })).json().data.id;
-    const response = await create({
+    // One node of each type up to the ring group; what the ring group falls through to and the rest vary below.
+    const everyNode = (groupNoAnswer: string, ...rest: object[]) => ({
       name: 'Every node',
       description: 'All of them',
       entry: 'hours',
@@ -46,13 +47,20 @@ describe('call flows and the routing graph', () => {
         ringAgent('ring', { no_answer: 'desk' }),
         { key: 'desk', type: 'ring_extension', extension_id: extension.id, timeout_seconds: 10, no_answer: 'menu' },
         { key: 'menu', type: 'ivr', ivr_id: ivr },
-        { key: 'group', type: 'ring_group', strategy: 'sequential', members: [{ user_id: agent.id, timeout_seconds: 15 }], no_answer: 'queue' },
-        { key: 'queue', type: 'queue', queue_id: queue },
-        { key: 'out', type: 'forward', number: '691 123 456' },
-        { key: 'unused-jump', type: 'call_flow', call_flow_id: target },
-        { key: 'box', type: 'voicemail', user_id: agent.id },
+        { key: 'group', type: 'ring_group', strategy: 'sequential', members: [{ user_id: agent.id, timeout_seconds: 15 }], no_answer: groupNoAnswer },
+        ...rest,
       ],
     });
+    const out = { key: 'out', type: 'forward', number: '691 123 456' };
+    const response = await create(
+      everyNode(
+        'queue',
+        { key: 'queue', type: 'queue', queue_id: queue },
+        out,
+        { key: 'unused-jump', type: 'call_flow', call_flow_id: target },
+        { key: 'box', type: 'voicemail', user_id: agent.id },
+      ),
+    );
     // Two nodes nothing leads to: refused, each named.
     expect(response.statusCode).toBe(422);
     expect(problemsOf(response).map((p) => [p.code, p.path.split('/').slice(2).join('/')])).toEqual([
@@ -60,28 +68,7 @@ describe('call flows and the routing graph', () => {
       ['unreachable', 'nodes/box'],
     ]);
 
-    const fixed = await create({
-      name: 'Every node',
-      description: 'All of them',
-      entry: 'hours',
-      nodes: [
-        {
-          key: 'hours',
-          type: 'time_condition',
-          open_hours: [{ days: [1, 2, 3, 4, 5], from: '08:00', to: '18:00' }],
-          open: 'welcome',
-          closed: 'out',
-          holiday: 'group',
-        },
-        { key: 'welcome', type: 'play', sound_file_id: announcement, next: 'ring' },
-        ringAgent('ring', { no_answer: 'desk' }),
-        { key: 'desk', type: 'ring_extension', extension_id: extension.id, timeout_seconds: 10, no_answer: 'menu' },
-        { key: 'menu', type: 'ivr', ivr_id: ivr },
-        { key: 'group', type: 'ring_group', strategy: 'sequential', members: [{ user_id: agent.id, timeout_seconds: 15 }], no_answer: 'jump' },
-        { key: 'jump', type: 'call_flow', call_flow_id: target },
-        { key: 'out', type: 'forward', number: '691 123 456' },
-      ],
-    });
+    const fixed = await create(everyNode('jump', { key: 'jump', type: 'call_flow', call_flow_id: target }, out));
     expect(fixed.statusCode).toBe(201);
     const flow = fixed.json().data;
     expect(Object.keys(flow).sort()).toEqual(FLOW_KEYS);
