@@ -9,7 +9,7 @@ import { refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { IvrTable } from '../routing.tables.js';
-import { assertSoundFile, soundFileSummaries } from '../shared/sound-refs.js';
+import { assertSoundFile, includedSounds } from '../shared/sound-refs.js';
 import { liveStepsOfIvrs } from './ivr-steps.queries.js';
 import { assertStepTarget, IVR_NOT_FOUND, presentIvrStep, stepTargets } from './ivr-steps.service.js';
 import type { CreateIvrInput, IvrView, UpdateIvrInput } from './ivrs.schemas.js';
@@ -68,15 +68,7 @@ export class IvrsService {
       rows.map((row) => row.id),
     );
     const targets = include.has('steps.target') ? await stepTargets(db, tenant, [...steps.values()].flat()) : null;
-    const sounds =
-      include.has('announcement') || include.has('musicOnHold')
-        ? await soundFileSummaries(
-            db,
-            tenant,
-            rows.flatMap((row) => [row.announcement_id, row.music_on_hold_id]),
-          )
-        : null;
-    const sound = (id: string | null) => (id ? (sounds?.get(id) ?? null) : null);
+    const sound = await includedSounds(db, tenant, rows, include);
     return rows.map((row) => ({
       id: row.id,
       pbx_id: row.pbx_id,

@@ -11,7 +11,7 @@ import { pbxCountry } from '../../directory/index.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { QueueMemberTable, QueueTable } from '../routing.tables.js';
 import { checkDestination, DESTINATION_TABLES, type DestinationInput, type DestinationType, type ResolvedDestination } from '../shared/destinations.js';
-import { assertSoundFile, soundFileSummaries } from '../shared/sound-refs.js';
+import { assertSoundFile, includedSounds } from '../shared/sound-refs.js';
 import {
   findQueue,
   insertQueue,
@@ -186,14 +186,7 @@ export class QueuesService {
     const idsOf = (type: QueueMemberRow['member_type']) => [...new Set(members.filter((m) => m.member_type === type).map((m) => m.member_id))];
     const users = include.has('members.user') ? await memberUsers(db, tenant, idsOf('user')) : undefined;
     const extensions = include.has('members.extension') ? await memberExtensions(db, tenant, idsOf('extension')) : undefined;
-    const sounds =
-      include.has('announcement') || include.has('musicOnHold')
-        ? await soundFileSummaries(
-            db,
-            tenant,
-            rows.flatMap((row) => [row.announcement_id, row.music_on_hold_id]),
-          )
-        : undefined;
+    const sound = await includedSounds(db, tenant, rows, include);
 
     const byQueue = new Map<string, QueueMemberView[]>();
     for (const member of members) {
@@ -223,8 +216,8 @@ export class QueuesService {
         updated_at: row.updated_at,
         deleted_at: row.deleted_at,
       };
-      if (sounds && include.has('announcement')) view.announcement = row.announcement_id ? (sounds.get(row.announcement_id) ?? null) : null;
-      if (sounds && include.has('musicOnHold')) view.musicOnHold = row.music_on_hold_id ? (sounds.get(row.music_on_hold_id) ?? null) : null;
+      if (include.has('announcement')) view.announcement = sound(row.announcement_id);
+      if (include.has('musicOnHold')) view.musicOnHold = sound(row.music_on_hold_id);
       return view;
     });
   }

@@ -43,3 +43,24 @@ export async function soundFileSummaries(db: Kysely<DB>, tenant: Tenant, ids: Ar
     .execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+/**
+ * For `include=announcement` and/or `include=musicOnHold`: the summaries of the rows' sound files, read
+ * in one query, as a lookup by id (null for no id or an unknown one). Reads nothing when neither is asked.
+ */
+export async function includedSounds(
+  db: Kysely<DB>,
+  tenant: Tenant,
+  rows: ReadonlyArray<{ announcement_id: string | null; music_on_hold_id: string | null }>,
+  include: ReadonlySet<string>,
+): Promise<(id: string | null) => SoundFileSummaryView | null> {
+  const sounds =
+    include.has('announcement') || include.has('musicOnHold')
+      ? await soundFileSummaries(
+          db,
+          tenant,
+          rows.flatMap((row) => [row.announcement_id, row.music_on_hold_id]),
+        )
+      : new Map<string, SoundFileSummaryView>();
+  return (id) => (id ? (sounds.get(id) ?? null) : null);
+}
