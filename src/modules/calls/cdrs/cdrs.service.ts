@@ -7,6 +7,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantDataCache, type StampedCache } from '../../../platform/cache/stamped-cache.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
 import { presentDetail, presentHistoryEntry } from './cdrs.presenter.js';
 import {
   findCdr,
@@ -35,12 +36,10 @@ import {
   commitRecording,
   contentTypeOf,
   discardRecording,
-  parseRange,
   recordingRelativePath,
   recordingsRoot,
   resolveRecordingFile,
   stageRecording,
-  type ByteRange,
   type StagedRecording,
 } from './recordings.js';
 
@@ -391,7 +390,7 @@ export class CdrsService {
     const file = await resolveRecordingFile(recordingsRoot(this.ctx.config.dataDir, tenant.pbxId), recording.path);
     if (!file) throw new NotFound('Recording not found.');
     const { size } = await stat(file);
-    const range = parseRange(rangeHeader, size);
+    const range = parseByteRange(rangeHeader, size);
     if (range === 'unsatisfiable') {
       const error = new ClientError(416, 'The requested range is not satisfiable.');
       error.headers['content-range'] = `bytes */${size}`;

@@ -82,26 +82,3 @@ export async function discardRecording(staged: StagedRecording): Promise<void> {
 export function contentTypeOf(fileName: string): string | null {
   return RECORDING_TYPES[extname(fileName).toLowerCase()] ?? null;
 }
-
-export type ByteRange = { start: number; end: number };
-
-/**
- * A single `bytes=` range of a file of `size` bytes: the range, 'unsatisfiable' (416), or null
- * to send the whole file (no header, another unit, or several ranges, which a server may ignore).
- */
-export function parseRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
-  if (!header) return null;
-  const match = /^bytes=\s*(\d*)-(\d*)\s*$/.exec(header.trim());
-  if (!match) return header.trim().startsWith('bytes=') && !header.includes(',') ? 'unsatisfiable' : null;
-  const [, first, last] = match;
-  if (first === '' && last === '') return 'unsatisfiable';
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return 'unsatisfiable';
-    return { start: Math.max(0, size - suffix), end: size - 1 };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (start >= size || (last !== '' && Number(last) < start)) return 'unsatisfiable';
-  return { start, end };
-}

@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
+import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import { saveUpload } from '../../../http/uploads.js';
 import type { AppContext } from '../../../platform/context.js';
@@ -17,7 +18,6 @@ import { ANNOUNCEMENT_LANGUAGES } from '../shared/languages.js';
 import { SOUND_FILE_TYPES } from '../shared/sound-refs.js';
 import { routingUsages } from '../usages.js';
 import { assertDurationFits, inspectAudio, type AudioFacts } from './audio.js';
-import { parseByteRange, type ByteRange } from './byte-range.js';
 import {
   findSoundFile,
   findSoundFileContent,

@@ -6,7 +6,7 @@ import { multipart } from '../../../../test/imports.js';
 import { insertIvrRow } from '../../../../test/routing-factories.js';
 import { toneWav } from './wav.js';
 import { attachmentDisposition, insertSoundFile } from './sound-files.service.js';
-import { parseByteRange } from './byte-range.js';
+import { parseByteRange } from '../../../http/byte-range.js';
 
 const MAX_BYTES = 200_000;
 
@@ -198,6 +198,7 @@ describe('sound files', () => {
     expect(parseByteRange('bytes=-20', 10)).toEqual({ start: 0, end: 9 });
     expect(parseByteRange('bytes=2-99', 10)).toEqual({ start: 2, end: 9 });
     expect(parseByteRange('items=0-1', 10)).toBeNull();
+    expect(parseByteRange('bytes= 2 - 4 ', 10)).toEqual({ start: 2, end: 4 });
     expect(attachmentDisposition('a "b"\\c.wav')).toBe(`attachment; filename="a _b__c.wav"; filename*=UTF-8''a%20%22b%22%5Cc.wav`);
   });
 

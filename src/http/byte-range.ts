@@ -4,9 +4,10 @@ export interface ByteRange {
 }
 
 /**
- * The one `Range: bytes=` range asked of `size` bytes (`a-b`, `a-`, `-n`): the range,
- * 'unsatisfiable' (416), or null to send everything (no header, another unit, several ranges:
- * a server may answer those with the whole file).
+ * The one `Range: bytes=` range asked of `size` bytes (`a-b`, `a-`, `-n`, blanks around the
+ * numbers and the dash tolerated): the range, 'unsatisfiable' (416), or null to send everything
+ * (no header, another unit, several ranges: a server may answer those with the whole file).
+ * Sound-file and call-recording downloads both read their Range header through it.
  */
 export function parseByteRange(header: string | undefined, size: number): ByteRange | 'unsatisfiable' | null {
   const value = header?.trim();
