@@ -32,6 +32,9 @@ export interface MeasureOptions {
   tool?: LoadToolName;
   /** Core to pin the load generator to; default BENCH_LOAD_CPU (null: not pinned). */
   cpu?: number | null;
+  /** Default GET; a POST sends `body` (JSON) with every request. */
+  method?: 'GET' | 'POST';
+  body?: string;
 }
 
 let detected: LoadToolName | undefined;
@@ -58,6 +61,8 @@ export async function measureEndpoint(options: MeasureOptions): Promise<LoadResu
     connections: options.connections ?? config.connections,
     tool: options.tool ?? detectLoadTool(config.tool),
     cpu: options.cpu === undefined ? config.loadCpu : options.cpu,
+    method: options.method ?? 'GET',
+    body: options.body ?? '',
   };
   return resolved.tool === 'wrk' ? runWrk(resolved) : runAutocannon(resolved);
 }
@@ -72,17 +77,23 @@ done = function(summary, latency, requests)
 end
 `;
 
-let wrkScript: string | undefined;
+const wrkScripts = new Map<string, string>();
 
-function wrkScriptPath(): string {
-  if (!wrkScript) {
+/** The report script, with the request's method and body set first when it is not a plain GET. */
+function wrkScriptPath(method: string, body: string): string {
+  const key = `${method} ${body}`;
+  let path = wrkScripts.get(key);
+  if (!path) {
     const dir = mkdtempSync(join(tmpdir(), 'pbx-api-bench-wrk-'));
     trackTempDir(dir);
-    wrkScript = join(dir, 'report.lua');
-    writeFileSync(wrkScript, WRK_REPORT);
+    path = join(dir, 'report.lua');
+    const request =
+      method === 'GET' ? '' : `wrk.method = ${JSON.stringify(method)}\nwrk.body = ${JSON.stringify(body)}\nwrk.headers["Content-Type"] = "application/json"\n`;
+    writeFileSync(path, request + WRK_REPORT);
     process.once('exit', () => removeTempDir(dir));
+    wrkScripts.set(key, path);
   }
-  return wrkScript;
+  return path;
 }
 
 interface WrkReport {
@@ -98,7 +109,18 @@ interface WrkReport {
 }
 
 async function runWrk(options: Required<MeasureOptions>): Promise<LoadResult> {
-  const args = ['-t', '1', '-c', String(options.connections), '-d', `${options.durationSec}s`, '--timeout', '10s', '-s', wrkScriptPath()];
+  const args = [
+    '-t',
+    '1',
+    '-c',
+    String(options.connections),
+    '-d',
+    `${options.durationSec}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    wrkScriptPath(options.method, options.body),
+  ];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}: ${value}`);
   args.push(options.url);
   const stdout = await runChild('wrk', args, process.env, options.cpu, (options.durationSec + 60) * 1000);
@@ -135,6 +157,7 @@ function autocannonBin(): string {
 async function runAutocannon(options: Required<MeasureOptions>): Promise<LoadResult> {
   const args = [autocannonBin(), '--json', '--no-progress', '-c', String(options.connections), '-p', '1', '-d', String(options.durationSec), '-t', '10'];
   for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
+  if (options.method !== 'GET') args.push('-m', options.method, '-H', 'content-type=application/json', '-b', options.body);
   args.push(options.url);
   const stdout = await runChild(process.execPath, args, process.env, options.cpu, (options.durationSec + 60) * 1000);
   const start = stdout.indexOf('{');

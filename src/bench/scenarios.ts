@@ -92,4 +92,6 @@ export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string
   { name: 'workforce', module: './workforce-bench.js', export: 'benchWorkforce' },
   // benchHomeOfficeCalendar() starts its own server and seeds those 2,000 employees with a year of requests, on each database.
   { name: 'home-office-calendar', module: './home-office-bench.js', export: 'benchHomeOfficeCalendar' },
+  // benchRouting() starts its own server and seeds 500 call flows and 200 IVRs, on each database.
+  { name: 'routing', module: './routing-bench.js', export: 'benchRouting' },
 ];

@@ -42,7 +42,31 @@ export const CreateCallFlowBody = Type.Object(
     entry: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Key of the node a call enters at.' }),
     nodes: Nodes,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Main number',
+        description: 'Business hours; Luxembourg holidays closed',
+        entry: 'hours',
+        nodes: [
+          {
+            key: 'hours',
+            type: 'time_condition',
+            open_hours: [{ days: [1, 2, 3, 4, 5], from: '08:00', to: '18:00' }],
+            public_holidays_country: 'LU',
+            tenant_holidays: true,
+            open: 'reception',
+            closed: 'closed-message',
+            holiday: 'closed-message',
+          },
+          { key: 'reception', type: 'ring_user', user_id: '3f0e8b1c-5d2a-4c6e-9b7f-1a2b3c4d5e6f', timeout_seconds: 20, no_answer: 'mailbox' },
+          { key: 'closed-message', type: 'play', sound_file_id: '7a1d2e3f-4b5c-4d6e-8f90-a1b2c3d4e5f6', next: 'mailbox' },
+          { key: 'mailbox', type: 'voicemail', user_id: '3f0e8b1c-5d2a-4c6e-9b7f-1a2b3c4d5e6f' },
+        ],
+      },
+    ],
+  },
 );
 export const UpdateCallFlowBody = Type.Partial(CreateCallFlowBody, { additionalProperties: false });
 

@@ -76,8 +76,17 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
   const [pbxRow, flows, ivrs, steps, queues, members, sounds, users, extensions, dnd] = await Promise.all([
     db.selectFrom('pbxes').select(['country_code', 'timezone', 'half_day_split']).where('id', '=', pbx).executeTakeFirstOrThrow(),
     db.selectFrom('call_flows').select(['id', 'name', 'entry', 'nodes', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
-    db.selectFrom('ivrs').selectAll().where('pbx_id', '=', pbx).execute(),
-    db.selectFrom('ivr_steps').selectAll().where('pbx_id', '=', pbx).where('deleted_at', 'is', null).execute(),
+    db
+      .selectFrom('ivrs')
+      .select(['id', 'name', 'default_action', 'timeout_seconds', 'max_repeats', 'announcement_id', 'music_on_hold_id', 'announcement_language', 'deleted_at'])
+      .where('pbx_id', '=', pbx)
+      .execute(),
+    db
+      .selectFrom('ivr_steps')
+      .select(['id', 'ivr_id', 'option', 'name', 'target_type', 'target_id', 'language'])
+      .where('pbx_id', '=', pbx)
+      .where('deleted_at', 'is', null)
+      .execute(),
     db.selectFrom('queues').selectAll().where('pbx_id', '=', pbx).execute(),
     db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).orderBy('position').execute(),
     db.selectFrom('sound_files').select(['id', 'name', 'type', 'deleted_at']).where('pbx_id', '=', pbx).execute(),

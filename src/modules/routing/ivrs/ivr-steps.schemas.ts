@@ -54,7 +54,19 @@ export const CreateIvrStepBody = Type.Object(
     language: Type.Optional(LanguageOrAuto('Announcement language from this step onward; null (default) keeps the current language.')),
     voip_ivr_btn_id: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        option: '1',
+        name: 'Sales',
+        target_type: 'App\\Models\\CallFlow',
+        target_id: '0d6a7c9e-1f2b-4c3d-8e4f-5a6b7c8d9e0f',
+        language: 'de',
+        voip_ivr_btn_id: null,
+      },
+    ],
+  },
 );
 export const UpdateIvrStepBody = Type.Partial(CreateIvrStepBody, { additionalProperties: false });
 export type CreateIvrStepInput = Static<typeof CreateIvrStepBody>;

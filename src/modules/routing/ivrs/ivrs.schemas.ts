@@ -48,7 +48,19 @@ export const CreateIvrBody = Type.Object(
     timeout_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, description: 'Default 5.' })),
     max_repeats: Type.Optional(Type.Integer({ minimum: 0, maximum: 10, description: 'Default 2.' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        pbx_id: '446a2d60-2d77-4432-afba-2eb915fd50c7',
+        name: 'Main menu',
+        comment: '1 sales, 2 support',
+        announcement: '7a1d2e3f-4b5c-4d6e-8f90-a1b2c3d4e5f6',
+        musicOnHold: null,
+        default_action: 'default_step',
+      },
+    ],
+  },
 );
 export const UpdateIvrBody = Type.Partial(CreateIvrBody, { additionalProperties: false });
 export type CreateIvrInput = Static<typeof CreateIvrBody>;

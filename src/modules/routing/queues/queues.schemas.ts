@@ -99,7 +99,23 @@ export const CreateQueueBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Support',
+        strategy: 'least_recent',
+        max_wait_seconds: 180,
+        max_callers: 10,
+        music_on_hold_id: '9b8c7d6e-5f4a-4b3c-9d2e-1f0a9b8c7d6e',
+        overflow: { type: 'voicemail', id: '3f0e8b1c-5d2a-4c6e-9b7f-1a2b3c4d5e6f' },
+        members: [
+          { type: 'user', id: '3f0e8b1c-5d2a-4c6e-9b7f-1a2b3c4d5e6f', penalty: 0 },
+          { type: 'extension', id: '5e4d3c2b-1a0f-4e9d-8c7b-6a5f4e3d2c1b', penalty: 1 },
+        ],
+      },
+    ],
+  },
 );
 export const UpdateQueueBody = Type.Partial(CreateQueueBody, { additionalProperties: false });
 export type CreateQueueInput = Static<typeof CreateQueueBody>;

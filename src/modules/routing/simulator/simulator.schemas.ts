@@ -27,7 +27,7 @@ export const SimulateBody = Type.Object(
     ),
     queue_full: Type.Optional(Type.Boolean({ default: false, description: 'Treat queues with a max_callers limit as full.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ number: '+35227123400', caller: '+352691000111', at: '2026-11-24T09:00:00Z', keys: ['9', '2', '2'] }] },
 );
 
 export const SimulationStep = Type.Object({
