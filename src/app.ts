@@ -25,6 +25,7 @@ import { SecretBox } from './platform/crypto.js';
 import { ChangeTracker } from './platform/cache/change-tracker.js';
 import { changeChannel, connectChangeBroadcast } from './platform/cache/change-broadcast.js';
 import { registerChangeTracking } from './platform/cache/track-changes.js';
+import { SharedVersions } from './platform/cache/shared-versions.js';
 import { deferredChildLogger, loggerOptions } from './platform/logging.js';
 import { createMailer, type Mailer } from './platform/mail/mailer.js';
 import { registerMetrics, type MountMetrics } from './platform/metrics.js';
@@ -102,6 +103,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(authPlugin, { ctx });
   registerChangeTracking(app, ctx.changes);
   const stopBroadcast = redis ? await connectChangeBroadcast(ctx.changes, redis, changeChannel(config.redisKeyPrefix), app.log) : null;
+  if (redis) ctx.changes.shared = new SharedVersions(redis, config.redisKeyPrefix, ctx.changes);
   registerRateLimits(app, { perMinute: config.rateLimitPerMinute, redis, keyPrefix: `${config.redisKeyPrefix}rate:` });
   registerAcceptCheck(app, API_PREFIX);
   registerNotFoundHandler(app);

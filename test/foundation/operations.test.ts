@@ -1,9 +1,13 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { loggerOptions } from '../../src/platform/logging.js';
+import { STORAGE_MARKER } from '../../src/platform/storage.js';
 import { openTestDatabase } from '../database.js';
 import { bearer, buildTestApp, MemoryMailer, type TestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
@@ -37,14 +41,48 @@ describe('configuration', () => {
 
 describe('health, readiness and metrics', () => {
   let t: TestApp;
+  let dataDir: string;
+  let database: Awaited<ReturnType<typeof openTestDatabase>>;
   beforeAll(async () => {
-    t = await buildTestApp();
+    dataDir = mkdtempSync(join(tmpdir(), 'pbx-api-ready-'));
+    database = await openTestDatabase();
+    t = await buildTestApp({ env: { DATA_DIR: dataDir }, database });
   });
-  afterAll(() => t.close());
+  afterAll(async () => {
+    await t.close();
+    await database.close();
+  });
 
   it('is live and ready once migrated', async () => {
     expect((await t.app.inject('/health')).json()).toEqual({ status: 'ok' });
-    expect((await t.app.inject('/ready')).json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok' });
+    expect((await t.app.inject('/ready')).json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', storage: 'ok' });
+    expect(readFileSync(join(dataDir, 'recordings', STORAGE_MARKER), 'utf8').trim()).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('is not ready on media storage that another instance of its database does not share, or that takes no write', async () => {
+    const elsewhere = await buildTestApp({ env: { DATA_DIR: mkdtempSync(join(tmpdir(), 'pbx-api-ready-')) }, database });
+    try {
+      const answer = await elsewhere.app.inject('/ready');
+      expect(answer.statusCode).toBe(503);
+      expect(answer.json()).toMatchObject({ status: 'not ready', storage: 'not shared' });
+    } finally {
+      await elsewhere.close();
+    }
+    const file = join(mkdtempSync(join(tmpdir(), 'pbx-api-ready-')), 'a-file');
+    writeFileSync(file, '');
+    const unwritable = await buildTestApp({ env: { DATA_DIR: file } });
+    try {
+      expect((await unwritable.app.inject('/ready')).json()).toMatchObject({ status: 'not ready', storage: 'not writable' });
+    } finally {
+      await unwritable.close();
+    }
+    // The same directory, shared: ready.
+    const sharing = await buildTestApp({ env: { DATA_DIR: dataDir }, database });
+    try {
+      expect((await sharing.app.inject('/ready')).statusCode).toBe(200);
+    } finally {
+      await sharing.close();
+    }
   });
 
   it('counts requests by route and status in Prometheus format', async () => {

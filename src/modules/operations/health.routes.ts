@@ -3,9 +3,15 @@ import { Type } from '@sinclair/typebox';
 import { sql } from 'kysely';
 import type { AppContext } from '../../platform/context.js';
 import { isFullyMigrated } from '../../db/migrate.js';
+import { checkStorage } from '../../platform/storage.js';
 
 const Health = Type.Object({ status: Type.String() });
-const Ready = Type.Object({ status: Type.String(), database: Type.String(), migrations: Type.String() });
+const Ready = Type.Object({
+  status: Type.String(),
+  database: Type.String(),
+  migrations: Type.String(),
+  storage: Type.String({ description: 'ok, not writable, or not shared (DATA_DIR/recordings lacks the marker of this database).' }),
+});
 
 /** Liveness and readiness, outside the versioned API so orchestrators need no token. */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -15,10 +21,12 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     try {
       await sql`select 1`.execute(ctx.db);
       const migrated = await isFullyMigrated(ctx.db);
-      if (!migrated) return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'pending' });
-      return { status: 'ready', database: 'ok', migrations: 'ok' };
+      if (!migrated) return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'pending', storage: 'unknown' });
+      const storage = await checkStorage(ctx.db, ctx.config.dataDir, () => ctx.clock.now().toISOString());
+      if (storage !== 'ok') return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'ok', storage });
+      return { status: 'ready', database: 'ok', migrations: 'ok', storage };
     } catch {
-      return reply.code(503).send({ status: 'not ready', database: 'unreachable', migrations: 'unknown' });
+      return reply.code(503).send({ status: 'not ready', database: 'unreachable', migrations: 'unknown', storage: 'unknown' });
     }
   });
 }

@@ -46,7 +46,16 @@ export class Authenticator {
     // Looked up by its SHA-256 digest: timing can reveal at most a digest prefix, never the token.
     const digest = sha256(token);
     const cached = this.cache.get(digest);
-    if (cached !== undefined) return this.unexpired(cached); // only well-formed tokens were kept
+    if (cached !== undefined) {
+      // Several instances: first catch up with the tenant's writes made elsewhere (one Redis read).
+      const refreshed = this.ctx.changes.refresh(cached.principal.pbxId);
+      if (refreshed === false) return this.unexpired(cached); // only well-formed tokens were kept
+      return refreshed.then((moved) => (moved ? this.uncached(token, digest) : this.unexpired(cached)));
+    }
+    return this.uncached(token, digest);
+  }
+
+  private uncached(token: string, digest: string): Promise<Principal | null> | null {
     const kind = tokenKind(token);
     if (!kind) return null; // the checksum rejects typos and guesses without touching the database
     return this.lookup(kind, digest);
@@ -60,6 +69,8 @@ export class Authenticator {
     const stamp = this.cache.stamp();
     const resolved = await this.fromDatabase(kind, digest);
     if (!resolved) return null;
+    // The request's other cached reads (its profile) then stand on the tenant's latest writes too.
+    await this.ctx.changes.refresh(resolved.principal.pbxId);
     this.cache.set(digest, resolved.principal.pbxId, stamp, resolved);
     return this.unexpired(resolved);
   }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { ChangeTracker } from './change-tracker.js';
+import { sharedVersionKey } from './shared-versions.js';
 
 interface ChangeMessage {
   from: string;
@@ -61,6 +62,7 @@ export async function announceChange(redisUrl: string | null, redisKeyPrefix: st
   const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
   try {
     await redis.connect();
+    await redis.incr(sharedVersionKey(redisKeyPrefix, pbxId));
     await publishChange(redis, changeChannel(redisKeyPrefix), pbxId);
   } finally {
     redis.disconnect();

@@ -1,9 +1,13 @@
+import type { SharedVersions } from './shared-versions.js';
+
 /**
  * When each tenant's data last changed, on one monotonic sequence. A cache stamps what it reads
  * with `sequence` taken before the read, and trusts it until its tenant (or everything) changes
  * after that stamp. Changes made by other instances arrive through `apply` (see change-broadcast).
  */
 export class ChangeTracker {
+  /** Counters shared through Redis (several instances), once connected. */
+  shared: SharedVersions | null = null;
   private seq = 0;
   private everythingAt = 0;
   private readonly tenantAt = new Map<string, number>();
@@ -31,6 +35,11 @@ export class ChangeTracker {
     this.seq += 1;
     if (pbxId === null) this.everythingAt = this.seq;
     else this.tenantAt.set(pbxId, this.seq);
+  }
+
+  /** Before a request trusts cached data of the tenant: catches up with writes of other instances. */
+  refresh(pbxId: string | null): Promise<boolean> | false {
+    return this.shared ? this.shared.refresh(pbxId) : false;
   }
 
   onChange(listener: (pbxId: string | null) => void): void {

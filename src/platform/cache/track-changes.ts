@@ -14,8 +14,18 @@ const writes = (method: RouteOptions['method']) => (Array.isArray(method) ? meth
  */
 export function registerChangeTracking(app: FastifyInstance, changes: ChangeTracker): void {
   const markChanged: onSendHookHandler = (request, reply, payload, done) => {
-    if (!READ_METHODS.has(request.method) && (reply.statusCode < 400 || reply.statusCode >= 500)) changes.markChanged(request.principal?.pbxId ?? null);
-    done(null, payload);
+    if (READ_METHODS.has(request.method) || (reply.statusCode >= 400 && reply.statusCode < 500)) return done(null, payload);
+    const pbxId = request.principal?.pbxId ?? null;
+    changes.markChanged(pbxId);
+    // Several instances: the response waits for the shared counter, so the next read anywhere sees the write.
+    if (!changes.shared) return done(null, payload);
+    changes.shared.bump(pbxId).then(
+      () => done(null, payload),
+      (error: unknown) => {
+        request.log.warn({ err: error }, 'change counter: Redis increment failed; other instances see the write within their cache TTL');
+        done(null, payload);
+      },
+    );
   };
   app.addHook('onRoute', (route) => {
     if (!writes(route.method)) return;
