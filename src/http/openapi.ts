@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
+import { finishDocument } from './openapi-document.js';
 
 const DESCRIPTION = `Multi-tenant telephony PBX management API.
 
@@ -14,6 +15,7 @@ Errors: 401 \`{error}\`, 403 \`{message}\`, 404 \`{message: [..]}\`, 422 \`{mess
 credentials, and of the sign-ins that return a token, carry \`Cache-Control: no-store\`.`;
 
 const API_VERSION = '0.1.0';
+const CONTACT = { name: 'pbx-api maintainers (see the project README)' };
 
 const ApiIndex = Type.Object({ name: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() });
 
@@ -42,6 +44,7 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
     },
     stripBasePath: false,
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url }),
+    transformObject: (documents) => finishDocument((documents as { openapiObject: Record<string, unknown> }).openapiObject, CONTACT),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 

@@ -1,0 +1,86 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import openapiTS, { astToString } from 'openapi-typescript';
+import ts from 'typescript';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TAG_DESCRIPTIONS } from '../../src/http/openapi-document.js';
+import { buildTestApp, type TestApp } from '../helpers.js';
+
+interface Response {
+  description?: string;
+  headers?: Record<string, { $ref: string }>;
+}
+interface Document {
+  info: { contact?: { name: string } };
+  tags: Array<{ name: string; description: string }>;
+  paths: Record<string, Record<string, { tags?: string[]; responses: Record<string, Response> }>>;
+  components: { headers: Record<string, unknown> };
+}
+
+describe('the OpenAPI document as a product', () => {
+  let t: TestApp;
+  let document: Document;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    document = (await t.app.inject('/api/v1/openapi.json')).json();
+  });
+  afterAll(() => t.close());
+
+  const responses = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).flatMap(([method, operation]) =>
+        Object.entries(operation.responses).map(([status, response]) => ({ at: `${method} ${path} ${status}`, status, response })),
+      ),
+    );
+
+  it('describes every response by what it means, not "Default Response"', () => {
+    const generic = responses().filter(({ response }) => !response.description || ['Default Response', 'Client error'].includes(response.description));
+    expect(generic.map((r) => r.at)).toEqual([]);
+  });
+
+  it('declares the headers every answer carries, Retry-After on 429 and Content-Range on 206', () => {
+    for (const { at, status, response } of responses()) {
+      expect(Object.keys(response.headers ?? {}), at).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-Request-Id']));
+      if (status === '429') expect(response.headers, at).toHaveProperty('Retry-After');
+      if (status === '206') expect(response.headers, at).toHaveProperty('Content-Range');
+      for (const header of Object.values(response.headers ?? {})) expect(document.components.headers).toHaveProperty(header.$ref.split('/').pop()!);
+    }
+    expect(document.paths['/calls/new'].post.responses['200'].headers).toHaveProperty('Idempotent-Replayed');
+  });
+
+  it('lists every tag with what it holds, and a contact', () => {
+    const used = new Set(Object.values(document.paths).flatMap((methods) => Object.values(methods).flatMap((operation) => operation.tags ?? [])));
+    expect(document.tags.map((tag) => tag.name).sort()).toEqual([...used].sort());
+    for (const tag of document.tags) expect(tag.description, tag.name).toBe(TAG_DESCRIPTIONS[tag.name]);
+    expect(document.info.contact?.name).toBeTruthy();
+  });
+
+  it('generates a typed client that compiles (openapi-typescript), so a broken document fails here', async () => {
+    const source = astToString(await openapiTS(document as never));
+    const dir = mkdtempSync(join(tmpdir(), 'pbx-api-client-'));
+    writeFileSync(join(dir, 'api.d.ts'), source);
+    // What a client would write: the types of a list's items and of an error body resolve.
+    writeFileSync(
+      join(dir, 'client.ts'),
+      [
+        "import type { paths, components } from './api.js';",
+        "type NumberList = paths['/phone-numbers']['get']['responses']['200']['content']['application/json'];",
+        'export const first = (list: NumberList): string | undefined => list.data[0]?.number;',
+        "type Flow = components['schemas']['CallFlow'];",
+        'export const entry = (flow: Flow): string => flow.entry;',
+        "type Invalid = paths['/ivrs']['post']['responses']['422']['content']['application/json'];",
+        'export const errors = (body: Invalid): Record<string, string[]> => body.errors;',
+      ].join('\n'),
+    );
+    const program = ts.createProgram([join(dir, 'client.ts')], {
+      strict: true,
+      noEmit: true,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      skipLibCheck: false,
+    });
+    const diagnostics = ts.getPreEmitDiagnostics(program).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    expect(diagnostics).toEqual([]);
+  }, 60_000);
+});
