@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as timeOrderedId } from 'uuid';
 import type { Insertable, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { AppContext } from '../../../platform/context.js';
@@ -50,7 +50,7 @@ function rowData(columns: string[], cells: string[]): Record<string, string> {
 
 function errorRows(importId: string, row: number, candidate: Candidate, data: Record<string, string>): Array<Insertable<ContactImportErrorTable>> {
   return [...candidate.errors].map(([attribute, messages]) => ({
-    id: randomUUID(),
+    id: timeOrderedId(),
     import_id: importId,
     row,
     attribute,
@@ -241,7 +241,7 @@ export class ImportProcessor {
         let wasTrashed = false;
         if (!target) {
           isNew = true;
-          const id = randomUUID();
+          const id = timeOrderedId();
           target = {
             id,
             isNew: true,
@@ -287,7 +287,7 @@ export class ImportProcessor {
           target.numbers.add(number.phone_number);
           newNumbers.push({
             ...number,
-            id: randomUUID(),
+            id: timeOrderedId(),
             contact_id: target.id,
             pbx_id: row.pbx_id,
             position: target.numberCount++,
@@ -298,7 +298,7 @@ export class ImportProcessor {
         }
         if (candidate.emailNormalized && !byEmail.has(candidate.emailNormalized)) byEmail.set(candidate.emailNormalized, target);
         for (const groupId of candidate.groupIds) memberships.push({ group_id: groupId, contact_id: target.id });
-        records.push({ id: randomUUID(), import_id: row.id, row: data.row, model_id: target.id, is_new: isNew ? 1 : 0, was_trashed: wasTrashed ? 1 : 0 });
+        records.push({ id: timeOrderedId(), import_id: row.id, row: data.row, model_id: target.id, is_new: isNew ? 1 : 0, was_trashed: wasTrashed ? 1 : 0 });
       }
 
       const storedErrors = Math.max(0, Math.min(errors.length, MAX_STORED_ERRORS - this.storedErrors));
