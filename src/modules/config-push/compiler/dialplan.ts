@@ -305,7 +305,7 @@ function twinningContext(model: CompileModel): ConfigSection {
   return { name: `${model.context}-twinning`, comment: 'Twinning legs: delay, then the FMC strategy.', lines };
 }
 
-/** Queue members' Local channels: `user-<id>` rings the user's targets, `ext-<id>` the extension's. */
+/** Queue members' Local channels: `u<id>` rings the user's targets, `e<id>` the extension's. */
 function agentsContext(model: CompileModel): ConfigSection {
   const lines: ConfigLine[] = [];
   const seen = new Set<string>();
@@ -320,19 +320,23 @@ function agentsContext(model: CompileModel): ConfigSection {
   return { name: `${model.context}-agents`, comment: 'What each queue member rings.', lines };
 }
 
-/** A queue member's agent extension and targets; null when it cannot take calls now. */
+/**
+ * A queue member's agent extension and targets; null when it cannot take calls now. The name is
+ * short (`u`/`e` and 20 hex digits of the id, 80 bits): app_queue keeps a member's interface in
+ * 80 characters (AST_CHANNEL_NAME), and `Local/<exten>@t<32 hex>-agents/n` must fit.
+ */
 export function agentOf(model: CompileModel, member: SnapshotQueue['members'][number]): { exten: string; targets: string[] } | null {
-  const hex = compactId(member.id);
+  const hex = compactId(member.id)?.slice(0, 20);
   if (!hex) return null;
   if (member.type === 'user') {
     if (!model.activeUser(member.id) || model.routedDnd(member.id)) return null;
     const targets = model.userTargets(member.id);
-    return targets.length ? { exten: `user-${hex}`, targets } : null;
+    return targets.length ? { exten: `u${hex}`, targets } : null;
   }
   const extension = model.extensions.get(member.id);
   if (!extension || (extension.userId && (!model.activeUser(extension.userId) || model.routedDnd(extension.userId)))) return null;
   const targets = model.extensionTargets(extension);
-  return targets.length ? { exten: `ext-${hex}`, targets } : null;
+  return targets.length ? { exten: `e${hex}`, targets } : null;
 }
 
 const DAYS = ['', 'mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];

@@ -79,7 +79,7 @@ export function compileVoicemail(model: CompileModel): ConfigSection[] {
     {
       name: 'general',
       lines: [
-        { key: 'format', value: 'wav49|wav' },
+        { key: 'format', value: 'wav' },
         { key: 'attach', value: 'yes' },
         { key: 'maxsecs', value: '300' },
         { key: 'minsecs', value: '2' },
