@@ -1,0 +1,15 @@
+export {
+  compileConfiguration,
+  deliverableContent,
+  loadConfigurationSnapshot,
+  manifestFile,
+  renderConfig,
+  secretToken,
+  tenantPrefix,
+  type CompiledConfiguration,
+  type ConfigFile,
+  type ConfigLine,
+  type ConfigSection,
+  type ConfigurationSnapshot,
+  type SealedSecret,
+} from './compiler/index.js';
