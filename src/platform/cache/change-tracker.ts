@@ -1,13 +1,17 @@
-import type { SharedVersions } from './shared-versions.js';
-
 /**
  * When each tenant's data last changed, on one monotonic sequence. A cache stamps what it reads
  * with `sequence` taken before the read, and trusts it until its tenant (or everything) changes
  * after that stamp. Changes made by other instances arrive through `apply` (see change-broadcast).
  */
+/** Change counters shared between instances (shared-versions.ts, through Redis). */
+export interface SharedCounters {
+  bump(pbxId: string | null): Promise<void>;
+  refresh(pbxId: string | null): Promise<boolean>;
+}
+
 export class ChangeTracker {
   /** Counters shared through Redis (several instances), once connected. */
-  shared: SharedVersions | null = null;
+  shared: SharedCounters | null = null;
   private seq = 0;
   private everythingAt = 0;
   private readonly tenantAt = new Map<string, number>();

@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import type { ChangeTracker } from './change-tracker.js';
+import type { ChangeTracker, SharedCounters } from './change-tracker.js';
 
 const EVERYTHING = '*';
 
@@ -15,7 +15,7 @@ export function sharedVersionKey(prefix: string, pbxId: string | null): string {
  * tenant's counter (one MGET) and finding it where it was. Pub/sub (change-broadcast) still drops
  * entries early; this is what makes it exact. Without Redis there is one instance, or the TTL.
  */
-export class SharedVersions {
+export class SharedVersions implements SharedCounters {
   private readonly seen = new Map<string, string>();
 
   constructor(
