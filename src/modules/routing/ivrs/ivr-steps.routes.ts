@@ -41,6 +41,10 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_READ,
     operationId: 'getIvrStep',
     summary: 'One step of an IVR menu',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      'A deleted or foreign IVR, a step of another IVR, or a deleted step is 404. ' +
+      '`include=target`: the step’s call flow or IVR `{id, name, type}`, null when gone.',
     params: IvrStepParams,
     querystring: IvrStepInclude,
     load: ({ tenant, params }) => service.get(tenant, params.ivr, params.step),
@@ -58,6 +62,10 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_MANAGE,
     operationId: 'deleteIvrStep',
     summary: 'Delete a step (soft; its key is free again)',
+    description:
+      'Administrators of the PBX only. ' +
+      'Soft delete: the step leaves the menu and its key is free for a new step; POST /ivrs/{ivr}/steps/{step}/restore brings it back while the key is still free. ' +
+      'A deleted or foreign IVR, or a step that is not live in it, is 404.',
     params: IvrStepParams,
     run: ({ tenant, params }) => service.delete(tenant, params.ivr, params.step),
   });

@@ -158,6 +158,9 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_READ,
     operationId: 'getSoundFile',
     summary: 'One sound file',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      'The metadata of the file (the audio is at GET /sound-files/{soundFile}/download); a deleted file, or another PBX’s, is 404.',
     params: SoundFileParams,
     load: ({ tenant, params }) => service.get(tenant, params.soundFile),
   });
@@ -174,6 +177,10 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_MANAGE,
     operationId: 'restoreSoundFile',
     summary: 'Restore a deleted sound file (administrators)',
+    description:
+      'Administrators of the PBX only. ' +
+      'Clears deleted_at and answers the file; its audio, kept through the soft delete, can be downloaded again, and the IVRs, queues and call flows that still name it no longer point at a deleted file. ' +
+      'A file that is not deleted, one deleted with permanent=1, or another PBX’s, is 404.',
     params: SoundFileParams,
     run: ({ tenant, params }) => service.restore(tenant, params.soundFile),
   });
