@@ -56,7 +56,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       tags,
       operationId: 'requestMagicLink',
       summary: 'E-mail a single-use login link',
-      description: 'Always answers 200, whether or not the address has an account, so addresses cannot be probed.',
+      description: 'Public (no token). Always answers 200, whether or not the address has an account, so addresses cannot be probed.',
       body: EmailBody,
       response: { 200: MessageResponse },
     },
@@ -86,7 +86,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       operationId: 'passwordlessLogin',
       summary: 'E-mail a one-time login code',
       description:
-        'Always answers 200 with the code\u2019s lifetime, whether the address has an active account, a disabled one (no code is sent) or none, so addresses cannot be probed.',
+        'Public (no token). Always answers 200 with the code\u2019s lifetime, whether the address has an active account, a disabled one (no code is sent) or none, so addresses cannot be probed.',
       body: EmailBody,
       response: { 200: CodeSentResponse },
     },
