@@ -60,7 +60,7 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
       operationId: 'createContactImport',
       summary: 'Upload a CSV, XLS or XLSX file to import contacts',
       description: [
-        `multipart/form-data with one \`file\` part (at most ${ctx.config.importMaxBytes} bytes, IMPORT_MAX_BYTES; larger files get 413) and optional fields:`,
+        `User tokens only; the import belongs to the calling user. multipart/form-data with one \`file\` part (at most ${ctx.config.importMaxBytes} bytes, IMPORT_MAX_BYTES; larger files get 413) and optional fields:`,
         '`header_row_position` (1-based, default 1; `null` for no header), `sheet_index` (0-based, spreadsheets), `delimiter` (one character or tab/comma/semicolon/pipe; detected when omitted),',
         '`enclosure` (default `"`), `input_encoding` (detected when omitted: UTF-8, UTF-16 or Windows-1252), `skip_on_error`, `notify_owner_by_email` (booleans), `webhook_url` (http(s); private addresses refused).',
         'The type is read from the content: a file named .xlsx that is not a spreadsheet is refused with 422, and so is an upload cut short (no closing boundary).',
