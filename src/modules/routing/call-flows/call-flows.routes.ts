@@ -73,7 +73,8 @@ export async function callFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: ROUTING_MANAGE,
     operationId: 'deleteCallFlow',
     summary: 'Delete a call flow (soft; restorable)',
-    description: 'Refused with 409 and `used_by` while a phone number, an IVR step, another flow, a queue overflow or a contact routes into it.',
+    description:
+      'Administrators of the PBX only. Refused with 409 and `used_by` while a phone number, an IVR step, another flow, a queue overflow or a contact routes into it.',
     refusedWhileUsed: true,
     params: CallFlowParams,
     run: ({ tenant, params }) => service.delete(tenant, params.callFlow),

@@ -19,7 +19,7 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     operationId: 'listIvrSteps',
     summary: 'The steps of an IVR menu',
     description:
-      'By option (default, 0-9, *, #) unless `sort` says otherwise. `filter[option]`; `filter[trashed]` (without, with, only). `include=target`: each step’s call flow or IVR `{id, name, type}`, null when gone.',
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. By option (default, 0-9, *, #) unless `sort` says otherwise. `filter[option]`; `filter[trashed]` (without, with, only). `include=target`: each step’s call flow or IVR `{id, name, type}`, null when gone.',
     params: IvrStepsParams,
     querystring: IvrStepListQuery,
     defaultSort: [{ field: 'option', direction: 'asc' }],
@@ -73,7 +73,8 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_MANAGE,
     operationId: 'restoreIvrStep',
     summary: 'Restore a deleted step',
-    description: '422 when its key has been given to another live step meanwhile (option) or its target is no longer a live call flow or IVR (target_id).',
+    description:
+      'Administrators of the PBX only. 422 when its key has been given to another live step meanwhile (option) or its target is no longer a live call flow or IVR (target_id).',
     params: IvrStepParams,
     run: ({ tenant, params }) => service.restore(tenant, params.ivr, params.step),
   });

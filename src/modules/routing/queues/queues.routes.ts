@@ -77,7 +77,7 @@ export async function queueRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
     operationId: 'restoreQueue',
     summary: 'Restore a deleted call queue',
     description:
-      'Its sound files and overflow target must still exist (else 422 naming the field); members whose user or extension was deleted meanwhile are dropped.',
+      'Administrators of the PBX only. Its sound files and overflow target must still exist (else 422 naming the field); members whose user or extension was deleted meanwhile are dropped.',
     params: QueueParams,
     run: ({ tenant, params }) => service.restore(tenant, params.queue),
   });
@@ -91,7 +91,8 @@ export async function queueRoutes(app: FastifyInstance, { ctx }: { ctx: AppConte
       tags,
       operationId: 'deleteQueue',
       summary: 'Delete a call queue (soft; restorable)',
-      description: 'Refused with 409 while an IVR, a call flow, a phone number or another queue’s overflow sends calls to it (listed in used_by).',
+      description:
+        'Administrators of the PBX only. Refused with 409 while an IVR, a call flow, a phone number or another queue’s overflow sends calls to it (listed in used_by).',
       params: QueueParams,
       response: { 204: Type.Null(), 409: { $ref: 'InUseError#' } },
     },
