@@ -24,6 +24,9 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     auth: CONTACTS,
     operationId: 'listContactGroups',
     summary: 'List contact groups',
+    description:
+      'User tokens and integration keys with the contacts scope; every contact group of the PBX, each with the users who see it. ' +
+      '`search` matches the name; sorted by name unless `sort` says otherwise.',
     querystring: ContactGroupListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
     fetch: ({ scope, query }, { sort, page }) => service.list(scope, query.search, sort, page),
@@ -32,6 +35,10 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     auth: CONTACTS,
     operationId: 'createContactGroup',
     summary: 'Create a contact group (needs allow_manage_global_contacts)',
+    description:
+      'Users with allow_manage_global_contacts and integration keys with the contacts scope (403 for other users). ' +
+      'The name must be unused in the PBX (422); the call flows, extension and caller identity named must exist in the PBX, and `users` must be live users of it (422 per field). ' +
+      'Answers 201 `{data}`.',
     body: ContactGroupBody,
     run: ({ scope, body }) => service.create(scope, body),
   });
@@ -39,6 +46,9 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     auth: CONTACTS,
     operationId: 'getContactGroup',
     summary: 'One contact group',
+    description:
+      'User tokens and integration keys with the contacts scope. Another PBX’s group, or an unknown one, is 404. ' +
+      'Answers `{data}` with the users who see the group.',
     params: ContactGroupParams,
     load: ({ scope, params }) => service.get(scope, params.group),
   });
@@ -47,6 +57,10 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     auth: CONTACTS,
     operationId: 'updateContactGroup',
     summary: 'Replace a contact group',
+    description:
+      'Users with allow_manage_global_contacts and integration keys with the contacts scope (403). ' +
+      'PUT replaces the group: fields left out are cleared (flags false), and `users` becomes exactly the list sent (empty when left out). ' +
+      'Same checks as creating; another PBX’s group is 404. Answers `{data}`.',
     params: ContactGroupParams,
     body: ContactGroupBody,
     run: ({ scope, params, body }) => service.update(scope, params.group, body),
@@ -55,6 +69,9 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     auth: CONTACTS,
     operationId: 'deleteContactGroup',
     summary: 'Delete a contact group (its contacts stay)',
+    description:
+      'Users with allow_manage_global_contacts and integration keys with the contacts scope (403). ' +
+      'The group is removed for good; its contacts stay and only leave the group. Another PBX’s group is 404.',
     params: ContactGroupParams,
     run: ({ scope, params }) => service.remove(scope, params.group),
   });

@@ -19,7 +19,18 @@ export const ContactGroupBody = Type.Object(
     display_tab_to_everyone_inside_voxbi: Type.Optional(Type.Boolean()),
     users: Type.Optional(Type.Array(Uuid(), { uniqueItems: true, maxItems: 1000, description: 'Users of the PBX who see this group.' })),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Suppliers',
+        description: 'Building suppliers in Luxembourg and the Saarland',
+        default_external_call_flow_id: 'c4a7e2d9-5b13-4f6e-8a90-2d3c4b5e6f71',
+        allow_call_pickups: true,
+        users: ['3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31'],
+      },
+    ],
+  },
 );
 export type ContactGroupInput = Static<typeof ContactGroupBody>;
 

@@ -62,6 +62,11 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'createContact',
     summary: 'Create a contact',
+    description:
+      'User tokens and integration keys with the contacts scope. ' +
+      'A contact is global (private_owner_id null or omitted), which needs a user with allow_manage_global_contacts or an integration key (403 otherwise), or private to the calling user (its own id only, and never with an API key: 422). ' +
+      'Numbers are read with the PBX country as default region and stored as typed and as E.164; speed dials are unique per PBX, groups must be contact groups of the PBX, and a handling strategy must name an existing target of its type (all 422 per field). ' +
+      'Answers 201 `{data}`.',
     body: ContactBody,
     run: ({ scope, body }) => service.create(scope, body),
   });
@@ -80,6 +85,11 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'updateContact',
     summary: 'Replace a contact (name1 required; is_private derived from private_owner_id)',
+    description:
+      'Same callers and rules as creating. ' +
+      'PUT replaces the contact: fields left out are cleared, numbers and groups become exactly the ones sent (numbers already on the contact keep their id). ' +
+      'Only the owner may change a private contact, and a global one only a user with allow_manage_global_contacts or an integration key (403). ' +
+      'A contact the caller cannot see, or a deleted one, is 404. Answers `{data}`.',
     params: ContactParams,
     body: ContactBody,
     run: ({ scope, params, body }) => service.update(scope, params.contact, body),
@@ -88,6 +98,10 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'deleteContact',
     summary: 'Move a contact to the trash (restorable)',
+    description:
+      'User tokens and integration keys with the contacts scope. ' +
+      'Moves the contact to the trash (restore with POST /contacts/{contact}/restore); who may is as for changing it (403). ' +
+      'A contact the caller cannot see, or already deleted, is 404.',
     params: ContactParams,
     run: ({ scope, params }) => service.remove(scope, params.contact),
   });
@@ -95,6 +109,9 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'restoreContact',
     summary: 'Restore a soft-deleted contact',
+    description:
+      'User tokens and integration keys with the contacts scope; who may is as for changing the contact (403). ' +
+      'Only a contact in the trash that the caller can see can be restored (404 otherwise). Answers `{data}`.',
     params: ContactParams,
     run: ({ scope, params }) => service.restore(scope, params.contact),
   });
@@ -107,6 +124,9 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       auth: { user: true },
       operationId: favorite ? 'favoriteContact' : 'unfavoriteContact',
       summary: favorite ? "Add a contact to the caller's favorites" : "Remove a contact from the caller's favorites",
+      description: favorite
+        ? 'User tokens only: favorites belong to the calling user and show as `is_favorite`. Any contact the caller can see may be marked, again without error; a contact it cannot see, or a deleted one, is 404. Answers `{data}` with the contact.'
+        : 'User tokens only. Removing a contact that was not a favorite is no error; a contact the caller cannot see, or a deleted one, is 404. Answers `{data}` with the contact.',
       params: ContactParams,
       run: ({ scope, params }) => service.setFavorite(scope, params.contact, favorite),
     });
@@ -116,7 +136,9 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'blockContact',
     summary: 'Block calls from a contact, for the caller or for the whole PBX',
-    description: 'scope=global needs allow_manage_global_contacts (or an integration key); scope=user needs a user token.',
+    description:
+      'User tokens and integration keys with the contacts scope. scope=global needs allow_manage_global_contacts (or an integration key), else 403; scope=user needs a user token (422 for an API key). ' +
+      'The body may be left out: the scope is then user for a user token, global for a key. Blocking again is no error; a contact the caller cannot see is 404. Answers `{data}` with the contact.',
     params: ContactParams,
     body: Type.Optional(BlockBody),
     run: ({ scope, params, body }) => service.setBlocked(scope, params.contact, body?.scope ?? (scope.viewer.userId ? 'user' : 'global'), true),
@@ -126,6 +148,10 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: CONTACTS,
     operationId: 'unblockContact',
     summary: 'Lift a block (scope user or global)',
+    description:
+      'User tokens and integration keys with the contacts scope. ' +
+      '`scope=user` lifts the caller’s own block and needs a user token (422 for an API key); `scope=global` lifts the PBX-wide block and needs allow_manage_global_contacts or an integration key (403). ' +
+      'Without `scope`: user for a user token, global for a key. Lifting a block that is not there is no error. Answers `{data}` with the contact.',
     params: ContactParams,
     querystring: BlockQuery,
     run: ({ scope, params, query }) => service.setBlocked(scope, params.contact, query.scope ?? (scope.viewer.userId ? 'user' : 'global'), false),

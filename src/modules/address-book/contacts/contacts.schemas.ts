@@ -124,7 +124,28 @@ export const ContactBody = Type.Object(
     contactPhoneNumbers: Type.Optional(Type.Array(ContactNumberBody, { maxItems: 50 })),
     handling_strategy: Type.Optional(Nullable(HandlingStrategyBody)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name1: 'Hoffmann',
+        name2: 'Marc',
+        email: 'marc.hoffmann@bauhaus-lux.example',
+        company_name: 'Bauhaus Luxembourg S.à r.l.',
+        department: 'Einkauf',
+        job_title: 'Einkaufsleiter',
+        notes: 'Prefers calls in German.',
+        vip: true,
+        private_owner_id: null,
+        groups: ['b7d9f1a3-5c2e-4d6f-8a1b-3c5e7f9a1b2d'],
+        contactPhoneNumbers: [
+          { phone_number: '+352 26 12 34 56', label: 'Office', type: 'work', speed_dial: '12' },
+          { phone_number: '621 123 456', label: null, type: 'mobile' },
+        ],
+        handling_strategy: { type: 'default' },
+      },
+    ],
+  },
 );
 export type ContactInput = Static<typeof ContactBody>;
 
@@ -152,7 +173,13 @@ export const LookupQuery = Type.Object({
 });
 
 export const BlockBody = Type.Object(
-  { scope: Type.Optional(StringEnum(['user', 'global'] as const, { description: 'user (default): only for the caller; global: for the whole PBX.' })) },
-  { additionalProperties: false },
+  {
+    scope: Type.Optional(
+      StringEnum(['user', 'global'] as const, {
+        description: 'user: only for the caller; global: for the whole PBX. Default: user for a user token, global for an API key.',
+      }),
+    ),
+  },
+  { additionalProperties: false, examples: [{ scope: 'global' }] },
 );
 export const BlockQuery = Type.Object({ scope: Type.Optional(StringEnum(['user', 'global'] as const)) });

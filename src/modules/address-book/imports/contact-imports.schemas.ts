@@ -79,7 +79,30 @@ export type ContactImportView = Static<typeof ContactImport>;
 export const ImportParams = Type.Object({ id: Uuid({ description: 'import id (UUID)' }) });
 export const ImportDetailQuery = Type.Object({ include: IncludeParam(['records', 'errors']) });
 export const ImportListQuery = ListQuery({ search: false, sort: ['created_at'], filters: { status: StringEnum(IMPORT_STATUSES) } });
-export const MappingsBody = Type.Object({ mappings: Type.Array(ImportMapping, { minItems: 1, maxItems: 100 }) }, { additionalProperties: false });
+export const MappingsBody = Type.Object(
+  { mappings: Type.Array(ImportMapping, { minItems: 1, maxItems: 100 }) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        mappings: [
+          { field: 'name1', column: 0, subfields: [] },
+          { field: 'name2', column: 1, subfields: [] },
+          { field: 'company_name', column: 2, subfields: [] },
+          {
+            field: 'phone_number',
+            column: 3,
+            subfields: [
+              { name: 'label', value: 'Office' },
+              { name: 'type', value: 'work' },
+            ],
+          },
+          { field: 'email', column: 4, subfields: [] },
+        ],
+      },
+    ],
+  },
+);
 
 export const ImportPreview = Type.Object({
   file_type: StringEnum(['csv', 'xls', 'xlsx'] as const),

@@ -29,6 +29,10 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: READ,
     operationId: 'listCallerIdentities',
     summary: 'Caller identities (a user sees those it may present)',
+    description:
+      'Any user of the PBX and its PBX key. ' +
+      'A user who is not an administrator sees only the identities it may present (its own and the PBX-wide ones, `user_id` null), and its `filter[trashed]` is ignored; administrators and the PBX key see all. ' +
+      '`search` matches name and external caller number; `filter[user_id]` narrows the page; sorted by name unless `sort` says otherwise.',
     querystring: CallerIdentityListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
     fetch: ({ tenant, principal, query }, { sort, page }) => {
@@ -46,6 +50,11 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: MANAGE,
     operationId: 'createCallerIdentity',
     summary: 'Create a caller identity',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      '`phone_number_id` must be a live phone number of the PBX (422); `external_caller_number` defaults to that root number, and when sent is read with the PBX country as default region and stored in E.164 (422 if unreadable). ' +
+      '`user_id` null (default) lets every user present the identity, otherwise it must be a live user of the PBX (422). ' +
+      'The PBX engine id (`voip_id`) is assigned by the server.',
     body: CreateCallerIdentityBody,
     run: ({ tenant, body }) => service.create(tenant, body),
   });
@@ -53,6 +62,9 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: READ,
     operationId: 'getCallerIdentity',
     summary: 'One caller identity',
+    description:
+      'Any user of the PBX and its PBX key; a user who is not an administrator gets 403 for another user’s personal identity. ' +
+      'A deleted identity, or another PBX’s, is 404.',
     params: CallerIdentityParams,
     load: ({ tenant, principal, params }) => service.getFor(tenant, principal, params.callerIdentity),
   });
@@ -60,6 +72,10 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: MANAGE,
     operationId: 'updateCallerIdentity',
     summary: 'Change a caller identity',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      'Only the fields sent change, with the rules of the creation; a new `phone_number_id` without `external_caller_number` also resets the presented number to the new root number. ' +
+      '`is_default` is stored as sent; other identities keep theirs. A deleted identity is 404.',
     params: CallerIdentityParams,
     body: UpdateCallerIdentityBody,
     run: ({ tenant, params, body }) => service.update(tenant, params.callerIdentity, body),
@@ -68,6 +84,9 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: MANAGE,
     operationId: 'deleteCallerIdentity',
     summary: 'Delete a caller identity (soft; restorable)',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      'Soft delete: the identity leaves lists and reads (404) and comes back with POST /caller-identities/{callerIdentity}/restore.',
     params: CallerIdentityParams,
     run: ({ tenant, params }) => service.delete(tenant, params.callerIdentity),
   });
@@ -75,6 +94,7 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: MANAGE,
     operationId: 'restoreCallerIdentity',
     summary: 'Restore a deleted caller identity',
+    description: 'Administrators of the PBX and its PBX key. Clears deleted_at and answers the identity; one that is not deleted, or another PBX’s, is 404.',
     params: CallerIdentityParams,
     run: ({ tenant, params }) => service.restore(tenant, params.callerIdentity),
   });
@@ -83,6 +103,10 @@ export async function callerIdentityRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: READ,
     operationId: 'listUserCallerIdentities',
     summary: 'Caller identities one user may present',
+    description:
+      'Any user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'Answers `{data: [...]}` (not paginated): the live identities the user may present, its own and the PBX-wide ones. ' +
+      'A deleted user, or another PBX’s, is 404.',
     params: UserParams,
     fetch: async ({ tenant, principal, params }) => {
       const user = await targetUser(ctx.db, tenant, principal, params.user);

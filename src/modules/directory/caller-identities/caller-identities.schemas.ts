@@ -32,7 +32,19 @@ export const CreateCallerIdentityBody = Type.Object(
     user_id: Type.Optional(Nullable(Uuid())),
     is_default: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        phone_number_id: 'e1b2c3d4-5f60-4a7b-8c9d-0e1f2a3b4c5d',
+        name: 'Support Luxembourg',
+        external_caller_number: '+35227123456',
+        external_caller_extension: '20',
+        user_id: null,
+        is_default: false,
+      },
+    ],
+  },
 );
 export const UpdateCallerIdentityBody = Type.Partial(CreateCallerIdentityBody, { additionalProperties: false });
 

@@ -29,7 +29,10 @@ export const CreateDndBody = Type.Object(
     extension_id: Type.Optional(ruleFields.extension_id),
     status: ruleFields.status,
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ type: 'external', caller_identity_id: '5d8e2f14-7a3b-4c6d-9e0f-1a2b3c4d5e6f', extension_id: null, status: true }],
+  },
 );
 
 /** PUT replaces the rule: omitted fields reset to their defaults (internal, no identity, all extensions). */
@@ -40,7 +43,7 @@ export const ReplaceDndBody = Type.Object(
     caller_identity_id: Type.Optional(ruleFields.caller_identity_id),
     extension_id: Type.Optional(ruleFields.extension_id),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: false, type: 'internal', extension_id: null }] },
 );
 
 export const BulkDndBody = Type.Object(
@@ -54,7 +57,17 @@ export const BulkDndBody = Type.Object(
       { minItems: 1, maxItems: 200 },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        dnds: [
+          { type: 'internal', status: true },
+          { type: 'external', caller_identity_id: '5d8e2f14-7a3b-4c6d-9e0f-1a2b3c4d5e6f', status: false },
+        ],
+      },
+    ],
+  },
 );
 export const BulkDndResponse = Type.Object({ data: Type.Array(Type.Object({ id: Uuid(), status: Type.Boolean() })) });
 

@@ -26,6 +26,10 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: READ,
     operationId: 'listExtensions',
     summary: 'The PBX extension directory',
+    description:
+      'Any user of the PBX and its PBX key. ' +
+      '`search` matches number and name; `filter[user_id]` and `filter[trashed]` narrow the page; sorted by number unless `sort` says otherwise. ' +
+      '`is_favorite` is present for user tokens only. `include`: user, user.groups, sipDevice.',
     querystring: ExtensionListQuery,
     defaultSort: [{ field: 'number', direction: 'asc' }],
     fetch: ({ tenant, query }, { sort, page }) =>
@@ -35,6 +39,10 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: MANAGE,
     operationId: 'createExtension',
     summary: 'Create an extension',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      '`number` (2-16 digits) must be unused in the PBX, deleted extensions included (422 otherwise); `user_id`, when given, must be a live user of the PBX (422). ' +
+      'The PBX engine id (`voip_id`) is assigned by the server; voicemail is enabled unless `voicemail_enabled` is false.',
     body: CreateExtensionBody,
     run: ({ tenant, body }) => service.create(tenant, body),
   });
@@ -42,6 +50,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: READ,
     operationId: 'getExtension',
     summary: 'One extension',
+    description: 'Any user of the PBX and its PBX key. A deleted extension, or another PBX’s, is 404. `include`: user, user.groups, sipDevice.',
     params: ExtensionParams,
     querystring: ExtensionInclude,
     load: ({ tenant, params }) => service.get(tenant, params.extension),
@@ -50,6 +59,10 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: MANAGE,
     operationId: 'updateExtension',
     summary: 'Change an extension (only supplied fields)',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      'The fields of the creation, all optional: a number taken by another extension is 422, a `user_id` that is not a live user of the PBX is 422, null unassigns the extension. ' +
+      'A deleted extension is 404.',
     params: ExtensionParams,
     body: UpdateExtensionBody,
     run: ({ tenant, params, body }) => service.update(tenant, params.extension, body),
@@ -58,7 +71,8 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: MANAGE,
     operationId: 'deleteExtension',
     summary: 'Delete an extension (soft; restorable)',
-    description: 'Refused with 409 and `used_by` while a phone number, a call flow or a queue rings it.',
+    description:
+      'Administrators of the PBX and its PBX key. Refused with 409 and `used_by` while a phone number, a call flow or a queue rings it. Restorable with POST /extensions/{extension}/restore.',
     refusedWhileUsed: true,
     params: ExtensionParams,
     run: ({ tenant, params }) => service.delete(tenant, params.extension),
@@ -67,6 +81,7 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: MANAGE,
     operationId: 'restoreExtension',
     summary: 'Restore a deleted extension',
+    description: 'Administrators of the PBX and its PBX key. Clears deleted_at and answers the extension; one that is not deleted, or another PBX’s, is 404.',
     params: ExtensionParams,
     run: ({ tenant, params }) => service.restore(tenant, params.extension),
   });
@@ -84,6 +99,9 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         tags,
         operationId: favorite ? 'favoriteExtension' : 'unfavoriteExtension',
         summary: favorite ? 'Mark an extension as a favourite of the caller' : 'Remove an extension from the caller\u2019s favourites',
+        description: favorite
+          ? 'User tokens only; the favourite belongs to the calling user and shows as `is_favorite` in its extension reads. Marking one already marked is no error (204). A deleted extension, or another PBX\u2019s, is 404.'
+          : 'User tokens only. Removing an extension that was not a favourite is no error (204). A deleted extension, or another PBX\u2019s, is 404.',
         params: ExtensionParams,
         response: { 204: Type.Null() },
       },
@@ -98,6 +116,9 @@ export async function extensionRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: READ,
     operationId: 'listUserExtensions',
     summary: 'Extensions of one user',
+    description:
+      'Any user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'Answers `{data: [...]}` (not paginated), the user’s live extensions by number. A deleted user, or another PBX’s, is 404.',
     params: UserParams,
     fetch: async ({ tenant, principal, params }) => extensionsOfUsers(ctx.db, tenant, [(await targetUser(ctx.db, tenant, principal, params.user)).id]),
   });

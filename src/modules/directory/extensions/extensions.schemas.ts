@@ -49,7 +49,10 @@ export const CreateExtensionBody = Type.Object(
     user_id: Type.Optional(Nullable(Uuid())),
     voicemail_enabled: Type.Optional(Type.Boolean()),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ number: '201', name: 'Claire Schmit', user_id: '3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31', voicemail_enabled: true }],
+  },
 );
 export const UpdateExtensionBody = Type.Partial(CreateExtensionBody, { additionalProperties: false });
 

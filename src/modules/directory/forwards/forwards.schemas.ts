@@ -34,7 +34,7 @@ export const CreateForwardBody = Type.Object(
     delay: Type.Optional(fields.delay),
     enabled: Type.Optional(fields.enabled),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ type: 'no_answer', destination_type: 'number', destination: '+352621987654', delay: 25, enabled: true }] },
 );
 export const UpdateForwardBody = Type.Partial(CreateForwardBody, { additionalProperties: false });
 export const ForwardParams = Type.Object({ user: Uuid(), forward: Uuid() });

@@ -19,5 +19,5 @@ export const ReportInCallBody = Type.Object(
     in_call: Type.Boolean(),
     ttl_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86400, default: DEFAULT_IN_CALL_TTL })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ in_call: true, ttl_seconds: 1800 }] },
 );

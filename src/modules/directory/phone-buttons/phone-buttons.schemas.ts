@@ -45,11 +45,14 @@ const fields = {
 };
 export const CreatePhoneButtonBody = Type.Object(
   { sip_device_id: fields.sip_device_id, position: fields.position, type: fields.type, value: Type.Optional(fields.value), label: Type.Optional(fields.label) },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ sip_device_id: '7e9a1c3b-5d2f-4a6e-8b0c-1d3f5a7c9e20', position: 3, type: 'blf', value: '204', label: 'Marc Hoffmann' }],
+  },
 );
 export const UpdatePhoneButtonBody = Type.Object(
   { position: Type.Optional(fields.position), type: Type.Optional(fields.type), value: Type.Optional(fields.value), label: Type.Optional(fields.label) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ position: 4, type: 'speed_dial', value: '+35227999888', label: 'Service desk' }] },
 );
 export const PhoneButtonParams = Type.Object({ user: Uuid(), phoneButtonId: Uuid() });
 export const PhoneButtonQuery = Type.Object({

@@ -30,7 +30,12 @@ export const CreatePhoneNumberBody = Type.Object(
     destination_type: Type.Optional(StringEnum(DESTINATION_TYPES)),
     destination_id: Type.Optional(Nullable(Uuid({ description: 'Required unless destination_type is none.' }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { number: '+352 27 12 34 56', label: 'Main line Luxembourg', destination_type: 'call_flow', destination_id: 'c4a7e2d9-5b13-4f6e-8a90-2d3c4b5e6f71' },
+    ],
+  },
 );
 export const UpdatePhoneNumberBody = Type.Partial(CreatePhoneNumberBody, { additionalProperties: false });
 

@@ -22,6 +22,9 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
       tags,
       operationId: 'listDevices',
       summary: 'The caller\u2019s push devices (filters type, active)',
+      description:
+        'User tokens only (403 for API keys); only the calling user\u2019s own devices. Answers `{message, devices, total}`, not the usual paginated envelope: `page` and the page size pick the slice, `total` counts all matches. ' +
+        '`type` and `active` filter, `search` matches the name; newest first unless `sort` says otherwise (created_at, last_used_at, name).',
       querystring: DeviceListQuery,
       response: { 200: DeviceListResponse },
     },
@@ -46,6 +49,9 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
       tags,
       operationId: 'registerDevice',
       summary: 'Register (or refresh) a push device of the caller',
+      description:
+        'User tokens only. A push token is one device on the platform: registering a token already known updates that device (type, name, twinning), makes it the caller\u2019s and active again, instead of adding one. ' +
+        '`twinning_id` must be a twinning of the caller (422). Answers 201 `{message, device}`.',
       body: RegisterDeviceBody,
       response: { 201: DeviceResponse },
     },
@@ -59,7 +65,15 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   r.post('/user/devices/:device/deactivate', {
     config: AUTH,
-    schema: { tags, operationId: 'deactivateDevice', summary: 'Stop pushing to a device', params: DeviceParams, response: { 200: DeviceResponse } },
+    schema: {
+      tags,
+      operationId: 'deactivateDevice',
+      summary: 'Stop pushing to a device',
+      description:
+        'User tokens only; only the caller\u2019s own devices (another user\u2019s is 404). Sets `is_active` false and answers `{message, device}`; registering the token again activates it.',
+      params: DeviceParams,
+      response: { 200: DeviceResponse },
+    },
     handler: async (request) => {
       const principal = userPrincipalOf(request);
       return {
@@ -71,7 +85,14 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
 
   r.delete('/user/devices/:device', {
     config: AUTH,
-    schema: { tags, operationId: 'deleteDevice', summary: 'Remove a push device', params: DeviceParams, response: { 204: Type.Null() } },
+    schema: {
+      tags,
+      operationId: 'deleteDevice',
+      summary: 'Remove a push device',
+      description: 'User tokens only; only the caller\u2019s own devices (another user\u2019s is 404). The device is removed for good (no restore).',
+      params: DeviceParams,
+      response: { 204: Type.Null() },
+    },
     handler: async (request, reply) => {
       const principal = userPrincipalOf(request);
       await service.delete(tenantOf(principal), principal.userId, request.params.device);

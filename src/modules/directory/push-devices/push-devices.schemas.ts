@@ -27,7 +27,17 @@ export const RegisterDeviceBody = Type.Object(
     name: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
     twinning_id: Type.Optional(Nullable(Uuid({ description: 'The user\u2019s twinning this app answers for (VoIP push).' }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        type: 'ios',
+        token: '740f4707bebcf74f9b7c25d48e3358945f6aa01da5ddb387462c7eaf61bb78ad',
+        name: 'iPhone Claire',
+        twinning_id: 'a3c5e7f9-1b2d-4e6f-8a0b-c2d4e6f8a0b2',
+      },
+    ],
+  },
 );
 
 export const DeviceParams = Type.Object({ device: Uuid() });

@@ -61,7 +61,21 @@ export const CreateSipDeviceBody = Type.Object(
     user_id: Type.Optional(fields.user_id),
     extension_id: Type.Optional(fields.extension_id),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Reception desk phone',
+        transport: 'tls',
+        codecs: ['opus', 'g722', 'pcma'],
+        mac_address: '80:5E:C0:12:34:56',
+        model: 'yealink-t46u',
+        enabled: true,
+        user_id: '3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31',
+        extension_id: '9b2e4c71-0a3d-4f58-b6e2-7c1d8a5f3e90',
+      },
+    ],
+  },
 );
 export const UpdateSipDeviceBody = Type.Partial(CreateSipDeviceBody, { additionalProperties: false });
 

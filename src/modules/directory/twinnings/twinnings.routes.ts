@@ -19,6 +19,9 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: AUTH,
     operationId: 'listTwinnings',
     summary: 'Twinnings of a user',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403); a deleted user, or another PBX’s, is 404. ' +
+      '`search` matches phone number and backup number; `filter[status]`, `filter[type]` and `filter[sync_source]` narrow the page; oldest first unless `sort` says otherwise.',
     params: UserParams,
     querystring: TwinningListQuery,
     defaultSort: [{ field: 'created_at', direction: 'asc' }],
@@ -36,6 +39,11 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: AUTH,
     operationId: 'createTwinning',
     summary: 'Add a twinning (with the PBX API key it is a provisioned twinning)',
+    description:
+      'A user for itself (only with its allow_change_twinning_dest permission, else 403); an administrator or the PBX key for any user of the PBX. ' +
+      'Defaults: enabled, mobile, gsm_only, delay 0, no numbers; numbers are read with the PBX country as default region and stored in E.164 (422 if unreadable). ' +
+      'A backup number turns FMC on (with `fmc_enabled: false` it is 422); a teams twinning keeps no numbers and no FMC. ' +
+      'Created with the PBX key the twinning is provisioned (`sync_source` provision), otherwise manual.',
     params: UserParams,
     body: CreateTwinningBody,
     run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
@@ -44,6 +52,9 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: AUTH,
     operationId: 'getTwinning',
     summary: 'One twinning',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'A twinning of another user than the one in the path, or of another PBX, is 404.',
     params: TwinningParams,
     load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.twinning),
   });
@@ -56,6 +67,10 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       auth: AUTH,
       operationId,
       summary: 'Change a twinning (PUT and PATCH are identical: only supplied fields change)',
+      description:
+        'A user for itself; an administrator or the PBX key for any user of the PBX. A change of phone number, backup number or type needs the user\u2019s allow_change_twinning_dest permission when the user acts itself (403); status and delay do not. ' +
+        'On a provisioned twinning (`sync_source` provision) phone_number, type and dial_strategy are locked for every caller: a different value is 422. ' +
+        'A backup number turns FMC on (`fmc_enabled: false` with one is 422); a teams twinning keeps no numbers and no FMC. Answers `{data}`.',
       params: TwinningParams,
       body: UpdateTwinningBody,
       run: ({ tenant, principal, params, body }) => service.update(tenant, principal, params.user, params.twinning, body),
@@ -65,6 +80,9 @@ export async function twinningRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: AUTH,
     operationId: 'deleteTwinning',
     summary: 'Remove a twinning',
+    description:
+      'Removed for good (no restore). ' +
+      'A user may remove its own twinning only with its allow_change_twinning_dest permission, and never a provisioned one (403); an administrator or the PBX key removes any twinning of a user of the PBX.',
     params: TwinningParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user, params.twinning),
   });

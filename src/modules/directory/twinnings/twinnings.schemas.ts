@@ -57,7 +57,7 @@ export const UpdateTwinningBody = Type.Object(
     fmc_enabled: Type.Optional(fields.fmc_enabled),
     backup_phone_number: Type.Optional(fields.backup_phone_number),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ status: 'disabled', delay: 10 }] },
 );
 
 export const CreateTwinningBody = Type.Object(
@@ -70,7 +70,19 @@ export const CreateTwinningBody = Type.Object(
     fmc_enabled: Type.Optional(fields.fmc_enabled),
     backup_phone_number: Type.Optional(fields.backup_phone_number),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        status: 'enabled',
+        phone_number: '+352621123456',
+        delay: 5,
+        type: 'mobile',
+        dial_strategy: 'voip_and_gsm_fallback',
+        backup_phone_number: '+352691654321',
+      },
+    ],
+  },
 );
 
 export const TwinningParams = Type.Object({ user: Uuid(), twinning: Uuid() });

@@ -23,16 +23,22 @@ export const CreateUserGroupBody = Type.Object(
     position: Type.Optional(Type.Integer({ minimum: 1, description: 'Where to insert; appended when omitted.' })),
     users: Type.Optional(members),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Sales team Kirchberg', position: 1, users: ['3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31', '8d2f4b6a-1c3e-4a5b-9d7f-2e4c6a8b0d13'] }],
+  },
 );
 export const UpdateUserGroupBody = Type.Object(
   {
     name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
     position: Type.Optional(Type.Integer({ minimum: 1, description: 'Moves the group; the others shift to keep 1..n.' })),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Support team Esch', position: 2 }] },
 );
-export const UserGroupMembersBody = Type.Object({ users: members }, { additionalProperties: false });
+export const UserGroupMembersBody = Type.Object(
+  { users: members },
+  { additionalProperties: false, examples: [{ users: ['3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31', '8d2f4b6a-1c3e-4a5b-9d7f-2e4c6a8b0d13'] }] },
+);
 
 export const UserGroupParams = Type.Object({ user: Uuid(), userGroup: Uuid() });
 export const UserGroupInclude = Type.Object({ include: IncludeParam(['users']) });

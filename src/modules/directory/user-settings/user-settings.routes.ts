@@ -17,6 +17,10 @@ export async function userSettingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     auth: AUTH,
     operationId: 'saveUserSetting',
     summary: 'Save a settings document of a user (replaces the one of the same type)',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403); a deleted user, or another PBX’s, is 404. ' +
+      'Creates the document of this `type` or replaces the one the user already has. `settings` is stored as sent but must parse as JSON (422 otherwise). ' +
+      'Answers 200 `{data: {type, settings}}`.',
     params: UserParams,
     body: SaveUserSettingBody,
     run: ({ tenant, principal, params, body }) => service.save(tenant, principal, params.user, body),
@@ -25,6 +29,9 @@ export async function userSettingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     auth: AUTH,
     operationId: 'listUserSettings',
     summary: 'Every settings document of a user',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'Answers `{data: [...]}` (not paginated): every settings document of the user, `{type, settings}`.',
     params: UserParams,
     fetch: ({ tenant, principal, params }) => service.list(tenant, principal, params.user),
   });
@@ -32,6 +39,9 @@ export async function userSettingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     auth: AUTH,
     operationId: 'getUserSetting',
     summary: 'One settings document of a user',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'Answers `{data: {type, settings}}`; a type the user has no document of is 404.',
     params: UserSettingParams,
     load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.type),
   });
@@ -39,6 +49,9 @@ export async function userSettingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     auth: AUTH,
     operationId: 'deleteUserSetting',
     summary: 'Delete a settings document of a user',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403). ' +
+      'Removes the document for good; a type the user has no document of is 404.',
     params: UserSettingParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user, params.type),
   });

@@ -14,6 +14,9 @@ export const SaveUserSettingBody = Type.Object(
     type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }),
     settings: Type.String({ maxLength: 65535, description: 'Must be a valid JSON document, sent as a string.' }),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ type: 'softphone', settings: '{"ringtone":"classic","language":"de","auto_answer":false}' }],
+  },
 );
 export const UserSettingParams = Type.Object({ user: Uuid(), type: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.-]+$' }) });

@@ -21,6 +21,10 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'listUsers',
     summary: 'Users of the PBX',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      '`search` matches first name, last name and e-mail; `filter[status]` (active, disabled), `filter[role]` (admin, user) and `filter[trashed]` narrow the page; sorted by last then first name unless `sort` says otherwise. ' +
+      '`include`: extensions, sipDevices, twinnings, groups, callerIdentities.',
     querystring: UserListQuery,
     defaultSort: [
       { field: 'last_name', direction: 'asc' },
@@ -38,7 +42,9 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'createUser',
     summary: 'Create a user',
-    description: '`employee_id` is not set here (only null is accepted): link the user with user_id on POST or PATCH /{pbx_id}/employees/{employee}.',
+    description:
+      'Administrators of the PBX and its PBX key. Only `email` and `first_name` are required; the e-mail must be unused (422 otherwise) and is stored in lower case, and a user created without `password` can sign in only by magic link or one-time code. ' +
+      '`employee_id` is not set here (only null is accepted): link the user with user_id on POST or PATCH /{pbx_id}/employees/{employee}.',
     body: CreateUserBody,
     run: ({ tenant, body }) => service.create(tenant, body),
   });
@@ -46,6 +52,9 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: { user: true, pbx: true },
     operationId: 'getUserById',
     summary: 'One user (yourself, or any user of the PBX for an administrator)',
+    description:
+      'Any user may read itself; another user of the PBX only an administrator or the PBX key (403 otherwise). A deleted user, or another PBX’s, is 404. ' +
+      '`include`: extensions, sipDevices, twinnings, groups, callerIdentities.',
     params: UserParams,
     querystring: Type.Object({ include: IncludeParam(USER_INCLUDES) }),
     load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user),
@@ -55,6 +64,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     operationId: 'updateUser',
     summary: 'Change a user (only supplied fields); disabling revokes its tokens',
     description:
+      'Administrators of the PBX and its PBX key. An e-mail already taken is 422; setting `status` to disabled revokes every token the user holds. ' +
       '`employee_id` is read-only here: sent with another value than the current one it is 422; the link is set with user_id on PATCH /{pbx_id}/employees/{employee}.',
     params: UserParams,
     body: UpdateUserBody,
@@ -65,6 +75,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     operationId: 'deleteUser',
     summary: 'Delete a user (soft; restorable); revokes its tokens',
     description:
+      'Administrators of the PBX and its PBX key; an administrator cannot delete its own account (422). Every token of the user is revoked. ' +
       'The user is unlinked from its employee (employee_id null), which may then be linked to another user; a restored user comes back unlinked. Refused with 409 and `used_by` while a phone number, a call flow, a queue (member or overflow) routes calls to the user.',
     refusedWhileUsed: true,
     params: UserParams,
@@ -74,6 +85,10 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
     auth: ADMIN,
     operationId: 'restoreUser',
     summary: 'Restore a deleted user',
+    description:
+      'Administrators of the PBX and its PBX key. ' +
+      'Clears deleted_at and answers the user; it comes back without an employee link, and the tokens revoked at deletion stay revoked. ' +
+      'A user that is not deleted, or another PBX’s, is 404.',
     params: UserParams,
     run: ({ tenant, params }) => service.restore(tenant, params.user),
   });

@@ -105,9 +105,26 @@ const Editable = Type.Object({
   ...Flags.properties,
 });
 
-export const UpdateUserBody = Type.Partial(Editable, { additionalProperties: false });
+export const UpdateUserBody = Type.Partial(Editable, {
+  additionalProperties: false,
+  examples: [{ language: 'fr', allow_call_forwarding: true, voicemail_type: 'enabled', voicemail_destination: 'email_and_phone' }],
+});
 export const CreateUserBody = Type.Composite([Type.Partial(Type.Omit(Editable, ['email', 'first_name'])), Type.Pick(Editable, ['email', 'first_name'])], {
   additionalProperties: false,
+  examples: [
+    {
+      email: 'claire.schmit@acme.example',
+      first_name: 'Claire',
+      last_name: 'Schmit',
+      language: 'de',
+      role: 'user',
+      password: 'Kirchberg-2026!',
+      allow_telephony: true,
+      allow_dnd: true,
+      extension_roaming: true,
+      concurrent_calls: 2,
+    },
+  ],
 });
 
 export const UserParams = Type.Object({ user: Uuid() });

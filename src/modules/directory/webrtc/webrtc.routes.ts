@@ -40,6 +40,10 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     auth: MANAGE,
     operationId: 'saveWebrtc',
     summary: 'Create or replace the WebRTC account of a user; secrets are stored encrypted and not echoed',
+    description:
+      'Administrators of the PBX and its PBX key, for any live user of the PBX (404 for another PBX’s or a deleted user). ' +
+      'Creates the account or replaces it: hostname, port and password are required each time; an omitted username, voicemail_pin or call_pickpup_restrictions keeps the stored one (for a new account: `webrtc_` plus the first 8 characters of the user id, no PIN, yes). ' +
+      'The username must be unused on the platform (422). Answers 200 `{data}` with the summary, without password and PIN.',
     params: UserParams,
     body: SaveWebrtcBody,
     run: async ({ tenant, principal, params, body }) => service.save(tenant, await targetUser(ctx.db, tenant, principal, params.user), body),
@@ -48,6 +52,7 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     auth: MANAGE,
     operationId: 'deleteWebrtc',
     summary: 'Remove the WebRTC account of a user',
+    description: 'Administrators of the PBX and its PBX key, for any live user of the PBX. Removes the account for good; a user without one is 404.',
     params: UserParams,
     run: async ({ tenant, principal, params }) => service.delete(tenant, await targetUser(ctx.db, tenant, principal, params.user)),
   });

@@ -44,12 +44,29 @@ export const SaveWebrtcBody = Type.Object(
   {
     hostname: Type.String({ minLength: 1, maxLength: 255, format: 'hostname' }),
     port: Type.Integer({ minimum: 1, maximum: 65535 }),
-    username: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._@-]{3,64}$', description: 'Defaults to the user\u2019s e-mail local part with a suffix.' })),
+    username: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._@-]{3,64}$',
+        description: 'Kept when omitted; a new account gets `webrtc_` and the first 8 characters of the user id.',
+      }),
+    ),
     password: Type.String({ minLength: 8, maxLength: 128 }),
     voicemail_pin: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{4,12}$' }))),
     call_pickpup_restrictions: Type.Optional(StringEnum(PICKUP_RESTRICTIONS)),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        hostname: 'webrtc.pbx.example.lu',
+        port: 8089,
+        username: 'claire.schmit',
+        password: 'Wb7!kQ2m-Remich9',
+        voicemail_pin: '4711',
+        call_pickpup_restrictions: 'own_groups_only',
+      },
+    ],
+  },
 );
 
 export const EmailParams = Type.Object({ email: Type.String({ format: 'email', maxLength: 255 }) });

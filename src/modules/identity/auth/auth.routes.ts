@@ -21,13 +21,29 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
 
   r.post('/login', {
     config: TOKEN_SIGN_IN,
-    schema: { tags, operationId: 'login', summary: 'Log in with e-mail and password', body: LoginBody, response: { 200: TokenResponse } },
+    schema: {
+      tags,
+      operationId: 'login',
+      summary: 'Log in with e-mail and password',
+      description:
+        'Public. Answers `{message, data: {token}}` with a new user token (bearerAuth). 401 for an unknown address or a wrong password, 403 for a disabled account (checked only once the password holds). ' +
+        'Failed attempts are counted per e-mail (10 per 15 minutes by default) and per client address (five times that); once a limit is reached every attempt, the right password included, is 429 until the window ends.',
+      body: LoginBody,
+      response: { 200: TokenResponse },
+    },
     handler: async (request) => ({ message: 'Login successful.', data: { token: await service.login(request.body.email, request.body.password, request.ip) } }),
   });
 
   r.post('/logout', {
     config: { auth: { user: true } },
-    schema: { tags, operationId: 'logout', summary: 'Revoke the token used for this request', response: { 200: MessageResponse } },
+    schema: {
+      tags,
+      operationId: 'logout',
+      summary: 'Revoke the token used for this request',
+      description:
+        'User tokens only (an API key is refused). Revokes exactly the token that made the request; the user’s other tokens keep working. Answers `{message}`; the token is 401 from then on.',
+      response: { 200: MessageResponse },
+    },
     handler: async (request) => {
       await service.logout(userPrincipalOf(request).tokenId);
       return { message: 'Logged out.' };
@@ -40,7 +56,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       tags,
       operationId: 'requestMagicLink',
       summary: 'E-mail a single-use login link',
-      description: 'Always answers 200, whether or not the address has an account, so addresses cannot be probed.',
+      description: 'Public (no token). Always answers 200, whether or not the address has an account, so addresses cannot be probed.',
       body: EmailBody,
       response: { 200: MessageResponse },
     },
@@ -70,7 +86,7 @@ export async function authRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
       operationId: 'passwordlessLogin',
       summary: 'E-mail a one-time login code',
       description:
-        'Always answers 200 with the code\u2019s lifetime, whether the address has an active account, a disabled one (no code is sent) or none, so addresses cannot be probed.',
+        'Public (no token). Always answers 200 with the code\u2019s lifetime, whether the address has an active account, a disabled one (no code is sent) or none, so addresses cannot be probed.',
       body: EmailBody,
       response: { 200: CodeSentResponse },
     },

@@ -3,11 +3,14 @@ import { MessageData } from '../../../http/schema.js';
 
 const Email = Type.String({ format: 'email', maxLength: 255, examples: ['anna.admin@acme.example'] });
 
-export const LoginBody = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });
-export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false });
+export const LoginBody = Type.Object(
+  { email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) },
+  { additionalProperties: false, examples: [{ email: 'anna.admin@acme.example', password: 'Moselle-2026!Kirchberg' }] },
+);
+export const EmailBody = Type.Object({ email: Email }, { additionalProperties: false, examples: [{ email: 'jean.weber@acme.example' }] });
 export const VerifyBody = Type.Object(
   { email: Email, code: Type.String({ minLength: 4, maxLength: 12, examples: ['482913'] }) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ email: 'jean.weber@acme.example', code: '482913' }] },
 );
 export const MagicLoginParams = Type.Object({ token: Type.String({ minLength: 16, maxLength: 128 }) });
 

@@ -27,7 +27,15 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
   const profiles = new ResponseCache(ctx, 10_000);
   r.get('/me', {
     config: { auth: { user: true } },
-    schema: { tags, operationId: 'getProfile', summary: 'The authenticated user profile (user tokens only)', response: { 200: ProfileResponse } },
+    schema: {
+      tags,
+      operationId: 'getProfile',
+      summary: 'The authenticated user profile (user tokens only)',
+      description:
+        'User tokens only; an API key is refused (403). Answers `{message, data}`: the user with its permission flags, its extensions, SIP devices, groups, twinnings, caller identities, WebRTC summary (without password and voicemail PIN), PBX and employee id. ' +
+        '`access_token` is always null. A user deleted since the token was issued is 401.',
+      response: { 200: ProfileResponse },
+    },
     handler: (request, reply) => {
       const principal = userPrincipalOf(request);
       return profiles.serve(reply, principal.userId, principal.pbxId, async () => {
@@ -39,7 +47,14 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
 
   r.get('/user', {
     config: { auth: { user: true } },
-    schema: { tags, operationId: 'getUser', summary: 'The authenticated user record (flat)', response: { 200: Type.Ref(UserRecord) } },
+    schema: {
+      tags,
+      operationId: 'getUser',
+      summary: 'The authenticated user record (flat)',
+      description:
+        'User tokens only; an API key is refused (403). The user record without envelope (no `data`): id, pbx_id, names, e-mail, status and timestamps; password and tokens are never serialized. A user deleted since the token was issued is 401.',
+      response: { 200: Type.Ref(UserRecord) },
+    },
     handler: async (request) => {
       const principal = userPrincipalOf(request);
       return presentUserRecord(found(await findUserWithPbx(ctx.db, tenantOf(principal), principal.userId)));

@@ -23,7 +23,10 @@ export const CreateApiKeyBody = Type.Object(
     scopes: Type.Array(StringEnum(INTEGRATION_SCOPES), { minItems: 1, uniqueItems: true, examples: [['call-history']] }),
     expires_at: Type.Optional(Nullable(DateTime({ description: 'Optional expiry; never expires when omitted.' }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'CRM call history sync', scopes: ['call-history', 'contacts'], expires_at: '2027-12-31T23:00:00.000Z' }],
+  },
 );
 
 export const ApiKeyParams = Type.Object({ apiKey: Uuid() });

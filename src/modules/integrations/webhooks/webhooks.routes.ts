@@ -57,6 +57,9 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: USER,
     operationId: 'listWebhookDeliveries',
     summary: 'Delivery log of outgoing webhooks, newest first',
+    description:
+      'User tokens only (API keys are refused). An administrator reads every delivery of the PBX, any other user only the deliveries of events about its own things (its contact imports). ' +
+      'Narrow with `filter[event]`, `filter[status]` (pending, delivered, failed) and `filter[subject_id]`; each entry carries the signed payload, the attempts and the last answer or error.',
     querystring: DeliveryListQuery,
     defaultSort: [{ field: 'created_at', direction: 'desc' }],
     fetch: ({ tenant, scope, query }, { sort, page }) =>
@@ -73,6 +76,8 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: USER,
     operationId: 'getWebhookDelivery',
     summary: 'One webhook delivery',
+    description:
+      'User tokens only. The id is the message’s webhook-id (`msg_` and 32 hex digits). A delivery of another PBX, or, for a user who is not an administrator, of another user’s events, is 404.',
     params: DeliveryParams,
     load: async ({ tenant, scope, params }) => {
       const row = await findDelivery(ctx.db, tenant, scope, params.delivery);

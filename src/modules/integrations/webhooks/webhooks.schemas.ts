@@ -69,5 +69,5 @@ export const RotateSigningSecretBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ overlap_seconds: 3600 }] },
 );

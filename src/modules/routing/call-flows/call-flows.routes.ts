@@ -26,6 +26,10 @@ export async function callFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: ROUTING_READ,
     operationId: 'listCallFlows',
     summary: 'Call flows of the PBX',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      '`search` matches name and description; `filter[node_type]` keeps flows having a node of that type, `filter[target_id]` flows whose nodes point at that user, extension, queue, IVR, call flow or sound file; `filter[trashed]` (without, with, only). ' +
+      'Sorted by name unless `sort` says otherwise; `include=used_by` lists what routes into each flow.',
     querystring: CallFlowListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
     fetch: ({ tenant, query }, { sort, page }) =>
@@ -48,6 +52,10 @@ export async function callFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: ROUTING_READ,
     operationId: 'getCallFlow',
     summary: 'One call flow',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      'The flow with its entry and nodes; a deleted flow, or another PBX’s, is 404 (list it with filter[trashed]). ' +
+      '`include=used_by` lists the phone numbers, IVR steps, flows, queues and contacts that route into it.',
     params: CallFlowParams,
     querystring: CallFlowReadQuery,
     load: ({ tenant, params }) => service.get(tenant, params.callFlow),
@@ -65,7 +73,8 @@ export async function callFlowRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     auth: ROUTING_MANAGE,
     operationId: 'deleteCallFlow',
     summary: 'Delete a call flow (soft; restorable)',
-    description: 'Refused with 409 and `used_by` while a phone number, an IVR step, another flow, a queue overflow or a contact routes into it.',
+    description:
+      'Administrators of the PBX only. Refused with 409 and `used_by` while a phone number, an IVR step, another flow, a queue overflow or a contact routes into it.',
     refusedWhileUsed: true,
     params: CallFlowParams,
     run: ({ tenant, params }) => service.delete(tenant, params.callFlow),

@@ -19,7 +19,7 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     operationId: 'listIvrSteps',
     summary: 'The steps of an IVR menu',
     description:
-      'By option (default, 0-9, *, #) unless `sort` says otherwise. `filter[option]`; `filter[trashed]` (without, with, only). `include=target`: each step’s call flow or IVR `{id, name, type}`, null when gone.',
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. By option (default, 0-9, *, #) unless `sort` says otherwise. `filter[option]`; `filter[trashed]` (without, with, only). `include=target`: each step’s call flow or IVR `{id, name, type}`, null when gone.',
     params: IvrStepsParams,
     querystring: IvrStepListQuery,
     defaultSort: [{ field: 'option', direction: 'asc' }],
@@ -41,6 +41,10 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_READ,
     operationId: 'getIvrStep',
     summary: 'One step of an IVR menu',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      'A deleted or foreign IVR, a step of another IVR, or a deleted step is 404. ' +
+      '`include=target`: the step’s call flow or IVR `{id, name, type}`, null when gone.',
     params: IvrStepParams,
     querystring: IvrStepInclude,
     load: ({ tenant, params }) => service.get(tenant, params.ivr, params.step),
@@ -58,6 +62,10 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_MANAGE,
     operationId: 'deleteIvrStep',
     summary: 'Delete a step (soft; its key is free again)',
+    description:
+      'Administrators of the PBX only. ' +
+      'Soft delete: the step leaves the menu and its key is free for a new step; POST /ivrs/{ivr}/steps/{step}/restore brings it back while the key is still free. ' +
+      'A deleted or foreign IVR, or a step that is not live in it, is 404.',
     params: IvrStepParams,
     run: ({ tenant, params }) => service.delete(tenant, params.ivr, params.step),
   });
@@ -65,7 +73,8 @@ export function registerIvrStepRoutes(app: FastifyInstance, ctx: AppContext): vo
     auth: ROUTING_MANAGE,
     operationId: 'restoreIvrStep',
     summary: 'Restore a deleted step',
-    description: '422 when its key has been given to another live step meanwhile (option) or its target is no longer a live call flow or IVR (target_id).',
+    description:
+      'Administrators of the PBX only. 422 when its key has been given to another live step meanwhile (option) or its target is no longer a live call flow or IVR (target_id).',
     params: IvrStepParams,
     run: ({ tenant, params }) => service.restore(tenant, params.ivr, params.step),
   });

@@ -45,7 +45,7 @@ export async function ivrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     auth: ROUTING_READ,
     operationId: 'getIvr',
     summary: 'One IVR menu with its steps',
-    description: `A deleted IVR, or another tenant's, is 404 (list it with filter[trashed]). ${includes}`,
+    description: `Any user of the PBX, its PBX key, or an integration key with the call-routing scope. A deleted IVR, or another tenant's, is 404 (list it with filter[trashed]). ${includes}`,
     params: IvrParams,
     querystring: IvrInclude,
     load: ({ tenant, params }) => service.get(tenant, params.ivr),
@@ -68,7 +68,8 @@ export async function ivrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
       tags: TAGS,
       operationId: 'deleteIvr',
       summary: 'Delete an IVR menu (soft; restorable)',
-      description: 'Refused with 409 `{message, used_by}` while steps of other IVRs, call-flow nodes, queue overflows or phone numbers send calls to it.',
+      description:
+        'Administrators of the PBX only. Refused with 409 `{message, used_by}` while steps of other IVRs, call-flow nodes, queue overflows or phone numbers send calls to it.',
       params: IvrParams,
       response: { 204: Type.Null(), 409: { $ref: 'InUseError#' } },
     },
@@ -82,7 +83,8 @@ export async function ivrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     auth: ROUTING_MANAGE,
     operationId: 'restoreIvr',
     summary: 'Restore a deleted IVR menu with its steps',
-    description: '422 when its announcement or music on hold, or the target of one of its steps (steps.{option}.target_id), is gone: restore those first.',
+    description:
+      'Administrators of the PBX only. 422 when its announcement or music on hold, or the target of one of its steps (steps.{option}.target_id), is gone: restore those first.',
     params: IvrParams,
     run: ({ tenant, params }) => service.restore(tenant, params.ivr),
   });

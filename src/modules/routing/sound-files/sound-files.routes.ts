@@ -90,7 +90,7 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       operationId: 'downloadSoundFile',
       summary: 'Download the audio of a sound file',
       description:
-        'The audio with its Content-Type, Content-Length, ETag (its SHA-256) and Content-Disposition: attachment. A single `Range: bytes=` range (a-b, a-, -n) ' +
+        'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. The audio with its Content-Type, Content-Length, ETag (its SHA-256) and Content-Disposition: attachment. A single `Range: bytes=` range (a-b, a-, -n) ' +
         'answers 206 with Content-Range; a range outside the file 416 with `Content-Range: bytes */<size>`. A deleted sound file is 404.',
       params: SoundFileParams,
       response: {
@@ -143,7 +143,8 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_READ,
     operationId: 'listSoundFiles',
     summary: 'Sound files of the PBX',
-    description: 'search on the name; filter[type], filter[language], filter[trashed].',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. search on the name; filter[type], filter[language], filter[trashed].',
     querystring: SoundFileListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
     fetch: ({ tenant, query }, { sort, page }) =>
@@ -158,6 +159,9 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_READ,
     operationId: 'getSoundFile',
     summary: 'One sound file',
+    description:
+      'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+      'The metadata of the file (the audio is at GET /sound-files/{soundFile}/download); a deleted file, or another PBX’s, is 404.',
     params: SoundFileParams,
     load: ({ tenant, params }) => service.get(tenant, params.soundFile),
   });
@@ -174,6 +178,10 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_MANAGE,
     operationId: 'restoreSoundFile',
     summary: 'Restore a deleted sound file (administrators)',
+    description:
+      'Administrators of the PBX only. ' +
+      'Clears deleted_at and answers the file; its audio, kept through the soft delete, can be downloaded again, and the IVRs, queues and call flows that still name it no longer point at a deleted file. ' +
+      'A file that is not deleted, one deleted with permanent=1, or another PBX’s, is 404.',
     params: SoundFileParams,
     run: ({ tenant, params }) => service.restore(tenant, params.soundFile),
   });

@@ -40,7 +40,7 @@ export const UpdateSoundFileBody = Type.Object(
     type: Type.Optional(StringEnum(SOUND_FILE_TYPES, { description: 'Cannot change while an IVR, queue or call flow uses the file (422).' })),
     language: Type.Optional(LanguageOrAuto('One of the announcement languages, or null.')),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Begrüßung Hauptmenü', language: 'de' }] },
 );
 export type UpdateSoundFileInput = Static<typeof UpdateSoundFileBody>;
 

@@ -35,7 +35,8 @@ export async function absenceTypeRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     auth: READERS,
     operationId: 'getAbsenceType',
     summary: 'One absence type',
-    description: "Another tenant's or a deleted absence type is 404.",
+    description:
+      'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). Another tenant’s or a deleted absence type is 404.',
     params: AbsenceTypeParams,
     load: ({ tenant, params }) => service.get(tenant, params.absence_type),
   });

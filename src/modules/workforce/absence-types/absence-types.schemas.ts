@@ -24,8 +24,14 @@ export const AbsenceType = Type.Object(
 export type AbsenceTypeView = Static<typeof AbsenceType>;
 
 const name = Type.String({ minLength: 1, maxLength: 64, description: 'Unique among the live absence types of the PBX.', examples: ['Annual leave'] });
-export const CreateAbsenceTypeBody = Type.Object({ name, type: ledgerType }, { additionalProperties: false });
-export const UpdateAbsenceTypeBody = Type.Object({ name: Type.Optional(name), type: Type.Optional(ledgerType) }, { additionalProperties: false });
+export const CreateAbsenceTypeBody = Type.Object(
+  { name, type: ledgerType },
+  { additionalProperties: false, examples: [{ name: 'Congé extraordinaire', type: 'special' }] },
+);
+export const UpdateAbsenceTypeBody = Type.Object(
+  { name: Type.Optional(name), type: Type.Optional(ledgerType) },
+  { additionalProperties: false, examples: [{ name: 'Sonderurlaub' }] },
+);
 export type AbsenceTypeInput = Static<typeof UpdateAbsenceTypeBody>;
 
 export const AbsenceTypeParams = Type.Object({ pbx_id: PbxIdParam, absence_type: Uuid({ description: 'The absence type id.' }) });

@@ -150,7 +150,12 @@ export const CreateAbsenceBody = Type.Object(
     ),
     comment: Type.Optional(Nullable(Type.String({ maxLength: MAX_COMMENT_LENGTH }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { type: 'legal', start: '2026-08-03', end: '2026-08-14', starts_half_day: false, ends_half_day: true, comment: 'Summer holidays at the Moselle' },
+    ],
+  },
 );
 export type CreateAbsenceInput = Static<typeof CreateAbsenceBody>;
 

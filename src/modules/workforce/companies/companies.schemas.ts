@@ -36,9 +36,26 @@ const Fields = Type.Object({
 /** Create: name and country required; legalHolidays 26, full_time 144000 and both overtime flags false by default. */
 export const CreateCompanyBody = Type.Composite([Type.Pick(Fields, ['company', 'country_cc']), Type.Partial(Type.Omit(Fields, ['company', 'country_cc']))], {
   additionalProperties: false,
+  examples: [
+    {
+      company: 'Acme Luxembourg S.A.',
+      street: '12, rue Alphonse Weicker',
+      postal_code: 'L-2721',
+      city: 'Luxembourg',
+      country_cc: 'LU',
+      region: null,
+      legalHolidays: 26,
+      full_time: 144000,
+      overtime_calculation_period_enabled: false,
+      overtime_decision_enabled: true,
+    },
+  ],
 });
 /** PATCH: only the fields sent change; read-only fields (id, address, salary_lu_id, ...) are refused. */
-export const UpdateCompanyBody = Type.Partial(Fields, { additionalProperties: false });
+export const UpdateCompanyBody = Type.Partial(Fields, {
+  additionalProperties: false,
+  examples: [{ street: '4, rue de l’Industrie', postal_code: 'L-8069', city: 'Bertrange', legalHolidays: 27.5 }],
+});
 export type CreateCompanyInput = Static<typeof CreateCompanyBody>;
 export type UpdateCompanyInput = Static<typeof UpdateCompanyBody>;
 

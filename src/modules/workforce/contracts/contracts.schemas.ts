@@ -56,10 +56,28 @@ const fields = {
   title: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
 };
 
-export const CreateContractBody = Type.Object({ ...fields, contract_start: Day('The first day of the contract.') }, { additionalProperties: false });
+export const CreateContractBody = Type.Object(
+  { ...fields, contract_start: Day('The first day of the contract.') },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        company_id: '0c5e8a2f-3b7d-4e91-a6c4-8f2d1b9e7a53',
+        department_id: '2b4d6f8a-0c1e-4a3b-9d5f-7e9a1c3b5d70',
+        participation: 0.8,
+        contract_start: '2026-01-01',
+        contract_end: null,
+        main_company: true,
+        compensatory_balance: 0,
+        leave_balance: 5.5,
+        title: 'Sachbearbeiterin Buchhaltung',
+      },
+    ],
+  },
+);
 export const UpdateContractBody = Type.Object(
   { ...fields, contract_start: Type.Optional(Day('The first day of the contract.')) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ participation: 1, contract_end: '2026-12-31', title: 'Teamleiterin Buchhaltung' }] },
 );
 export type ContractInput = Static<typeof UpdateContractBody>;
 

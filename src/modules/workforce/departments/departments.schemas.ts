@@ -42,8 +42,9 @@ const Fields = Type.Object({
 });
 export const CreateDepartmentBody = Type.Composite([Type.Pick(Fields, ['name']), Type.Partial(Type.Pick(Fields, ['company_id', 'validator_ids']))], {
   additionalProperties: false,
+  examples: [{ name: 'Kundenservice', company_id: '0c5e8a2f-3b7d-4e91-a6c4-8f2d1b9e7a53', validator_ids: ['6a1f3c8e-9b2d-4f7a-8e5c-2d4b6f8a0c17'] }],
 });
-export const UpdateDepartmentBody = Type.Partial(Fields, { additionalProperties: false });
+export const UpdateDepartmentBody = Type.Partial(Fields, { additionalProperties: false, examples: [{ name: 'Customer service', validator_ids: [] }] });
 export type CreateDepartmentInput = Static<typeof CreateDepartmentBody>;
 export type UpdateDepartmentInput = Static<typeof UpdateDepartmentBody>;
 

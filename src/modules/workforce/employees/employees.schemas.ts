@@ -40,8 +40,9 @@ const Fields = Type.Object({
 });
 export const CreateEmployeeBody = Type.Composite([Type.Pick(Fields, ['first_name', 'last_name']), Type.Partial(Type.Pick(Fields, ['ext_id', 'user_id']))], {
   additionalProperties: false,
+  examples: [{ first_name: 'Claire', last_name: 'Schmit', ext_id: 'LU-00417', user_id: '3f6c1a52-8d4e-4b7a-9c2f-5e1d7a9b0c31' }],
 });
-export const UpdateEmployeeBody = Type.Partial(Fields, { additionalProperties: false });
+export const UpdateEmployeeBody = Type.Partial(Fields, { additionalProperties: false, examples: [{ last_name: 'Schmit-Weber', user_id: null }] });
 export type CreateEmployeeInput = Static<typeof CreateEmployeeBody>;
 export type UpdateEmployeeInput = Static<typeof UpdateEmployeeBody>;
 

@@ -42,7 +42,7 @@ export async function holidayRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: READERS,
     operationId: 'getHoliday',
     summary: "One of the tenant's holidays",
-    description: "Another tenant's or a deleted holiday is 404.",
+    description: 'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). Another tenant’s or a deleted holiday is 404.',
     params: HolidayParams,
     load: ({ tenant, params }) => service.get(tenant, params.holiday),
   });

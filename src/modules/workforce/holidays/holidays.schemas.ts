@@ -27,10 +27,13 @@ const fields = {
   recurring: Type.Optional(Type.Boolean({ description: 'Default false.' })),
   company_id: Type.Optional(Nullable(Uuid({ description: 'A live company of the PBX; null or left out = every company.' }))),
 };
-export const CreateHolidayBody = Type.Object(fields, { additionalProperties: false });
+export const CreateHolidayBody = Type.Object(fields, {
+  additionalProperties: false,
+  examples: [{ name: 'Schueberfouer (afternoon off)', date: '2026-08-24', half_day: true, recurring: false, company_id: null }],
+});
 export const UpdateHolidayBody = Type.Object(
   { ...fields, name: Type.Optional(fields.name), date: Type.Optional(fields.date) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Company day', recurring: true }] },
 );
 export type HolidayInput = Static<typeof UpdateHolidayBody>;
 

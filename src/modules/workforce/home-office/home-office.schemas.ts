@@ -28,7 +28,7 @@ export const HomeOfficeRequestBody = Type.Object(
     }),
     comment: Type.Optional(Nullable(Type.String({ maxLength: HOME_OFFICE_COMMENT_LENGTH, description: 'Copied to every created row.' }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ dates: ['2027-01-12', '2027-01-14'], comment: 'Working from Trier on Tuesdays and Thursdays' }] },
 );
 export type HomeOfficeRequestInput = Static<typeof HomeOfficeRequestBody>;
 

@@ -29,7 +29,7 @@ export async function planningStatusRoutes(app: FastifyInstance, { ctx }: { ctx:
     auth: READERS,
     operationId: 'getPlanningStatus',
     summary: 'One planning status',
-    description: "Another tenant's or a deleted status is 404.",
+    description: 'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). Another tenant’s or a deleted status is 404.',
     params: PlanningStatusParams,
     load: ({ tenant, params }) => service.get(tenant, params.status),
   });

@@ -27,9 +27,12 @@ export const CreatePlanningStatusBody = Type.Object(
     parentId: Type.Optional(Nullable(Uuid({ description: 'A live status (not a sub-status) of the PBX: makes this a sub-status of it.' }))),
     color: Type.Optional(color),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name: 'Hotline', parentId: null, color: '#1E88E5' }] },
 );
-export const UpdatePlanningStatusBody = Type.Object({ name: Type.Optional(name), color: Type.Optional(color) }, { additionalProperties: false });
+export const UpdatePlanningStatusBody = Type.Object(
+  { name: Type.Optional(name), color: Type.Optional(color) },
+  { additionalProperties: false, examples: [{ name: 'Hotline 2nd level', color: '#43A047' }] },
+);
 export type CreatePlanningStatusInput = Static<typeof CreatePlanningStatusBody>;
 export type UpdatePlanningStatusInput = Static<typeof UpdatePlanningStatusBody>;
 

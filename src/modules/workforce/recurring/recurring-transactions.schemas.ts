@@ -74,7 +74,22 @@ export const CreateRecurringTransactionBody = Type.Object(
     frequency,
     run_once: Type.Optional(runOnce),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        employee_id: '6a1f3c8e-9b2d-4f7a-8e5c-2d4b6f8a0c17',
+        type: 'legal',
+        sub_type: 'allotment',
+        absence_type_id: null,
+        amount: 2.5,
+        tr_type: 'credit',
+        note: 'Monthly paid-leave allotment (30 days a year)',
+        frequency: 'monthly_start',
+        run_once: false,
+      },
+    ],
+  },
 );
 export type CreateRecurringTransactionInput = Static<typeof CreateRecurringTransactionBody>;
 
@@ -86,7 +101,7 @@ export const UpdateRecurringTransactionBody = Type.Object(
     frequency: Type.Optional(frequency),
     run_once: Type.Optional(runOnce),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ amount: 2.25, note: 'Allotment reduced to 27 days a year from March' }] },
 );
 export type UpdateRecurringTransactionInput = Static<typeof UpdateRecurringTransactionBody>;
 

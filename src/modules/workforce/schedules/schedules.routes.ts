@@ -123,7 +123,7 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
       operationId: 'getSchedulePlanning',
       summary: "A schedule's week grid: each day's slots and the entries booked in them",
       description:
-        'week: any day of the ISO week (default the tenant\u2019s current week). Listed weekdays show every slot of the window; isScheduled is false on other days and on every day of an inactive schedule (which takes no bookings). ' +
+        'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). week: any day of the ISO week (default the tenant\u2019s current week). Listed weekdays show every slot of the window; isScheduled is false on other days and on every day of an inactive schedule (which takes no bookings). ' +
         'An entry shows in each slot it covers.',
       params: ScheduleParams,
       querystring: PlanningWeekQuery,

@@ -84,8 +84,31 @@ const optional = <T extends Record<string, import('@sinclair/typebox').TSchema>>
   Object.fromEntries(Object.entries(props).map(([key, schema]) => [key, Type.Optional(schema)])) as {
     [K in keyof T]: import('@sinclair/typebox').TOptional<T[K]>;
   };
-export const CreateScheduleBody = Type.Object({ ...optional(fields), name: fields.name, scope: fields.scope }, { additionalProperties: false });
-export const UpdateScheduleBody = Type.Object(optional(fields), { additionalProperties: false });
+export const CreateScheduleBody = Type.Object(
+  { ...optional(fields), name: fields.name, scope: fields.scope },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        name: 'Hotline Luxembourg',
+        scopeType: 'department',
+        scope: { departments: ['2b4d6f8a-0c1e-4a3b-9d5f-7e9a1c3b5d70'] },
+        daysOfWeek: [1, 2, 3, 4, 5],
+        dayStartTime: '08:00',
+        dayEndTime: '18:00',
+        slotDurationMinutes: 30,
+        statusId: null,
+        subStatusId: null,
+        statusFilters: [],
+        isActive: true,
+      },
+    ],
+  },
+);
+export const UpdateScheduleBody = Type.Object(optional(fields), {
+  additionalProperties: false,
+  examples: [{ daysOfWeek: [1, 2, 3, 4, 5, 6], dayEndTime: '20:00' }],
+});
 export type UpdateScheduleInput = Static<typeof UpdateScheduleBody>;
 
 export const ScheduleParams = Type.Object({ pbx_id: PbxIdParam, schedule: Uuid() });
@@ -125,7 +148,12 @@ export const CreateEntryBody = Type.Object(
     subStatusId: Type.Optional(Nullable(Uuid({ description: "Default: the schedule's sub-status." }))),
     note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { employeeId: '6a1f3c8e-9b2d-4f7a-8e5c-2d4b6f8a0c17', date: '2026-03-02', startTime: '09:00', endTime: '12:00', note: 'Covers the German line' },
+    ],
+  },
 );
 export type CreateEntryInput = Static<typeof CreateEntryBody>;
 export const UpdateEntryBody = Type.Object(
@@ -134,7 +162,7 @@ export const UpdateEntryBody = Type.Object(
     subStatusId: Type.Optional(Nullable(Uuid())),
     note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ statusId: '8c0e2a4b-6d1f-4b3c-a5e7-9f1b3d5c7e92', subStatusId: null, note: 'Swapped with Marc' }] },
 );
 export type UpdateEntryInput = Static<typeof UpdateEntryBody>;
 export const EntryParams = Type.Object({ pbx_id: PbxIdParam, schedule: Uuid(), entry: Uuid() });

@@ -22,7 +22,7 @@ export const WorkforceSettings = Type.Object(
 
 export const UpdateWorkforceSettingsBody = Type.Object(
   { name_order: Type.Optional(nameOrder), half_day_split: Type.Optional(halfDaySplit) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ name_order: 'last_first', half_day_split: '12:30' }] },
 );
 
 export const SettingsParams = Type.Object({ pbx_id: PbxIdParam });

@@ -34,7 +34,7 @@ export async function workShiftRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: READERS,
     operationId: 'getWorkShift',
     summary: 'One work shift',
-    description: "Another tenant's or a deleted work shift is 404.",
+    description: 'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). Another tenant’s or a deleted work shift is 404.',
     params: WorkShiftParams,
     load: ({ tenant, params }) => service.get(tenant, params.work_shift),
   });

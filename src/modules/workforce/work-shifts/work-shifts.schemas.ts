@@ -30,8 +30,17 @@ export const WorkShift = Type.Object(
 export type WorkShiftView = Static<typeof WorkShift>;
 
 const name = Type.String({ minLength: 1, maxLength: 255, description: 'Unique among the PBX\u2019s live work shifts.' });
-export const CreateWorkShiftBody = Type.Object({ name, ...optionalDaySeconds }, { additionalProperties: false });
-export const UpdateWorkShiftBody = Type.Object({ name: Type.Optional(name), ...optionalDaySeconds }, { additionalProperties: false });
+export const CreateWorkShiftBody = Type.Object(
+  { name, ...optionalDaySeconds },
+  {
+    additionalProperties: false,
+    examples: [{ name: 'Part time 32 h (Mon-Thu)', monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 0, saturday: 0, sunday: 0 }],
+  },
+);
+export const UpdateWorkShiftBody = Type.Object(
+  { name: Type.Optional(name), ...optionalDaySeconds },
+  { additionalProperties: false, examples: [{ name: 'Part time 36 h', friday: 14400 }] },
+);
 export type WorkShiftInput = Static<typeof UpdateWorkShiftBody>;
 
 export const WorkShiftParams = Type.Object({ pbx_id: PbxIdParam, work_shift: Uuid() });
@@ -58,11 +67,11 @@ const workShiftId = Uuid({ description: 'A live work shift of the PBX.' });
 const validUntil = Nullable(Day('Last day (inclusive), on or after valid_from; null = open-ended.'));
 export const CreateAssignmentBody = Type.Object(
   { work_shift_id: workShiftId, valid_from: Day('First day (inclusive).'), valid_until: Type.Optional(validUntil) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ work_shift_id: '4e6a8c0d-2f1b-4d3e-9a5c-7b9d1f3a5c82', valid_from: '2026-02-01', valid_until: null }] },
 );
 export const UpdateAssignmentBody = Type.Object(
   { work_shift_id: Type.Optional(workShiftId), valid_from: Type.Optional(Day('First day (inclusive).')), valid_until: Type.Optional(validUntil) },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ valid_until: '2026-08-31' }] },
 );
 export type AssignmentInput = Static<typeof UpdateAssignmentBody>;
 
