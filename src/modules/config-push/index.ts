@@ -8,14 +8,18 @@ import { configPushRoutes } from './config-push.routes.js';
 
 export {
   compileConfiguration,
+  deliverableContent,
   loadConfigurationSnapshot,
   manifestFile,
   renderConfig,
+  secretToken,
+  tenantPrefix,
   type CompiledConfiguration,
   type ConfigFile,
   type ConfigLine,
   type ConfigSection,
   type ConfigurationSnapshot,
+  type SealedSecret,
 } from './compiler/index.js';
 
 /** The domain's routes, registered by modules/index.ts under the API prefix. */

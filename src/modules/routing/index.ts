@@ -14,3 +14,6 @@ import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];
 export { seedRouting } from './routing.seed.js';
+/** What config-push compiles: the node types of a call flow and the IVR step target types. */
+export type { CallFlowNode } from './call-flows/call-flow-nodes.js';
+export { STEP_TARGET_TYPES } from './usages.js';
