@@ -3,7 +3,7 @@ import { defineJob } from '../../../platform/jobs/jobs.js';
 import { acquireLease, releaseLease } from '../../../platform/leases.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { ConfigurationRefused, deliverConfiguration } from '../../calls/index.js';
-import type { ConfigFile } from '../compiler/index.js';
+import { deliverableContent, type ConfigFile } from '../compiler/index.js';
 import { findVersionById, laterVersionIn, lastDoneVersion, updateVersion } from '../versions/versions.queries.js';
 
 interface PushPayload {
@@ -19,6 +19,25 @@ export const pushLeaseName = (pbxId: string) => `config-push:${pbxId}`;
 
 /** Only Asterisk configuration files go to the PBX; the manifest stays with the version. */
 const isAsteriskFile = (file: ConfigFile) => file.name.endsWith('.conf');
+
+/**
+ * The file's sections as the PBX gets them: each sealed-secret token replaced by the opened secret,
+ * escaped by the compiler (`deliverableContent`). The content keeps its tokens: what the version
+ * stores, diffs and the simulated engine keeps never holds a secret.
+ */
+function withSecretsOpened(ctx: AppContext, file: ConfigFile): ConfigFile {
+  const secrets = file.secrets ?? [];
+  if (secrets.length === 0) return file;
+  const open = (sealed: string) => ctx.secrets.open(sealed);
+  let values: Array<[string, string]>;
+  try {
+    values = secrets.map((secret) => [secret.token, deliverableContent({ ...file, content: secret.token, secrets: [secret] }, open)]);
+  } catch (error) {
+    throw new ConfigurationRefused((error as Error).message);
+  }
+  const swap = (text: string) => values.reduce((out, [token, value]) => out.split(token).join(value), text);
+  return { ...file, sections: file.sections.map((section) => ({ ...section, lines: section.lines.map((line) => ({ ...line, value: swap(line.value) })) })) };
+}
 
 /** Delivers the push named by `payload` (what the job runs; the demo seed runs it in place). */
 export async function deliverPush(ctx: AppContext, payload: PushPayload, jobId: string): Promise<void> {
@@ -44,7 +63,7 @@ export async function deliverPush(ctx: AppContext, payload: PushPayload, jobId: 
       });
       return;
     }
-    const files = (JSON.parse(row.files) as ConfigFile[]).filter(isAsteriskFile);
+    const files = (JSON.parse(row.files) as ConfigFile[]).filter(isAsteriskFile).map((file) => withSecretsOpened(ctx, file));
     const running = await lastDoneVersion(ctx.db, tenant, row.version);
     const before = new Map((running ? (JSON.parse(running.files) as ConfigFile[]) : []).map((file) => [file.name, file.sha256]));
     const changed = files.filter((file) => before.get(file.name) !== file.sha256).map((file) => file.name);

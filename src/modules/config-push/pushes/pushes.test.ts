@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createExtension, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
 import { AmiTestPeer, renderPeerConfig } from '../../calls/engine/ami/test-peer.js';
 import { acquireLease } from '../../../platform/leases.js';
 import { pushLeaseName } from './push-job.js';
@@ -190,6 +190,11 @@ describe('configuration push', () => {
   it('delivers over AMI: UpdateConfig per file, a reload per changed module, each answer checked', async () => {
     const { tenant, admin } = await tenantWithAdmin();
     await onPeer(tenant, admin.token);
+    const user = await createUser(t.ctx, { tenant, fields: { first_name: 'Grace', last_name: 'Hopper' } });
+    const extension = await createExtension(t.ctx, tenant, { number: '2101', user_id: user.id });
+    const device = await createSipDevice(t.ctx, tenant, { user_id: user.id, extension_id: extension.id });
+    const sealed = (await t.ctx.db.selectFrom('sip_devices').select('secret_sealed').where('id', '=', device.id).executeTakeFirstOrThrow()).secret_sealed;
+    const secret = t.ctx.secrets.open(sealed);
     const pushed = (await push(admin.token)).json().data;
     await t.app.jobs.drain();
     const done = (await getPush(admin.token, pushed.id)).json().data;
@@ -199,9 +204,15 @@ describe('configuration push', () => {
       reloaded: ['pbx_config.so', 'res_musiconhold.so', 'res_pjsip.so', 'app_queue.so', 'app_voicemail.so'],
     });
     const version = (await request('GET', '/pbx/configuration/versions/1', admin.token)).json().data;
+    // The secret reaches the PBX only: the version keeps a token in its place.
+    expect(JSON.stringify(version)).not.toContain(secret);
+    expect(renderPeerConfig(peer.configFiles.get('pjsip.conf')!)).toContain(secret);
+    const token = /pbxapi-sealed-[0-9a-f]{24}/.exec(version.files.find((f: { name: string }) => f.name === 'pjsip.conf').content)![0];
     for (const file of version.files as Array<{ name: string; content: string }>) {
-      // What Asterisk saved is the compiled file without its comments.
+      // What Asterisk saved is the compiled file without its comments, the secret in place of its token.
       const expected = file.content
+        .split(token)
+        .join(secret)
         .split('\n')
         .filter((line) => !line.startsWith(';'))
         .join('\n')
