@@ -11,6 +11,7 @@ import type { WorkforceTables } from '../modules/workforce/workforce.tables.js';
 import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
 import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
 import type { RoutingTables } from '../modules/routing/routing.tables.js';
+import type { ConfigPushTables } from '../modules/config-push/config-push.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
@@ -30,6 +31,7 @@ export interface DB
     RecurringTables,
     ScheduleTables,
     RoutingTables,
+    ConfigPushTables,
     JobTables,
     WebhookTables,
     LeaseTables,

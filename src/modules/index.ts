@@ -13,9 +13,20 @@ import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
 import { routingRoutes, seedRouting } from './routing/index.js';
+import { configPushDomainRoutes, seedConfigPush } from './config-push/index.js';
 import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedSchedules, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
 
-const API_DOMAINS = [identityRoutes, integrationRoutes, directoryRoutes, addressBookRoutes, callsRoutes, routingRoutes, workforceRoutes, operationsRoutes];
+const API_DOMAINS = [
+  identityRoutes,
+  integrationRoutes,
+  directoryRoutes,
+  addressBookRoutes,
+  callsRoutes,
+  routingRoutes,
+  configPushDomainRoutes,
+  workforceRoutes,
+  operationsRoutes,
+];
 
 /**
  * Health and readiness at the root; every resource's routes under the API prefix, each a plugin
@@ -39,4 +50,5 @@ export const DEMO_SEEDERS: DemoSeeder[] = [
   seedAddressBook,
   seedCallHistory,
   seedIntegrations,
+  seedConfigPush,
 ];

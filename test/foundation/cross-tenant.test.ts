@@ -171,6 +171,8 @@ describe('no operation with a path id crosses tenants', () => {
       step: String(samples.ivr_step),
       callFlow: String(samples.call_flow),
       queue: String(samples.queue),
+      push: String(samples.config_push),
+      version: String(samples.config_version),
     };
     // A child's path names its owner, so the request is exactly what tenant A's own client would send.
     const owners: Record<string, string> = {

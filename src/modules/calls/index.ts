@@ -15,3 +15,7 @@ export { seedCallHistory } from './calls.seed.js';
 /** The call-history benchmark builds records and cursors as the service does. */
 export { callTimeOf } from './cdrs/call-time.js';
 export { encodeCursor } from './cdrs/cdrs.service.js';
+
+/** Configuration push (config-push): delivery through the tenant's engine, and what a simulated PBX runs. */
+export { deliverConfiguration, ConfigurationRefused, type ConfigurationDelivery, type ConfigurationDeliveryResult } from './engine/configuration.js';
+export { activeSimulatedConfiguration } from './engine/simulated-engine.js';

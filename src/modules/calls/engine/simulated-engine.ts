@@ -8,6 +8,7 @@ import { findPlacedCall, updatePlacedCall, usersByExtension } from './pbx-engine
 import { originateAction } from './ami/asterisk-engine.js';
 import { maskedText } from './ami/protocol.js';
 import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
+import type { Tenant } from '../../../platform/tenancy.js';
 
 interface SimulatedCallPayload {
   pbxId: string;
@@ -165,4 +166,35 @@ export class SimulatedEngine implements PbxEngine {
       : null;
     return { engine: 'simulated', message, uniqueid: request.actionId, trace };
   }
+
+  /** A push reaching the simulated PBX: its files become what the simulation runs (one row per PBX). */
+  async applyConfiguration(
+    tenant: Tenant,
+    delivery: { version: number; hash: string; files: Array<{ name: string; sha256: string; content: string }> },
+  ): Promise<void> {
+    const row = {
+      version: delivery.version,
+      hash: delivery.hash,
+      files: JSON.stringify(delivery.files.map(({ name, sha256, content }) => ({ name, sha256, content }))),
+      applied_at: this.ctx.clock.now().toISOString(),
+    };
+    await this.ctx.db
+      .insertInto('simulated_configurations')
+      .values({ pbx_id: tenant.pbxId, ...row })
+      .onConflict((oc) => oc.column('pbx_id').doUpdateSet(row))
+      .execute();
+  }
+}
+
+/** The configuration a simulated PBX runs: the version last pushed to it, or undefined. */
+export async function activeSimulatedConfiguration(ctx: AppContext, tenant: Tenant) {
+  const row = await ctx.db.selectFrom('simulated_configurations').selectAll().where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
+  return (
+    row && {
+      version: row.version,
+      hash: row.hash,
+      appliedAt: row.applied_at,
+      files: JSON.parse(row.files) as Array<{ name: string; sha256: string; content: string }>,
+    }
+  );
 }

@@ -31,6 +31,13 @@ export class AmiTestPeer {
   private server: Server | null = null;
   private sequence = 100;
   port = 0;
+  /** Configuration files as UpdateConfig left them (see config-delivery.ts), by file name. */
+  readonly configFiles = new Map<string, PeerCategory[]>();
+  /** Modules a Reload may name; a failure switch per configuration action. */
+  readonly modules = new Set(['pbx_config.so', 'res_pjsip.so', 'app_queue.so', 'app_voicemail.so', 'res_musiconhold.so']);
+  configBehaviour: ConfigBehaviour = { createConfig: 'success', updateConfigRefuses: null, reloadRefuses: null, silentOn: null };
+  /** Modules reloaded, in order. */
+  readonly reloads: string[] = [];
 
   async start(): Promise<number> {
     this.server = createServer((socket) => this.accept(socket));
@@ -153,12 +160,93 @@ export class AmiTestPeer {
         return;
       case 'originate':
         return this.originate(socket, message, reply);
+      case 'createconfig':
+      case 'updateconfig':
+      case 'reload':
+        return this.configAction(action, message, reply);
       default:
         return reply([
           ['Response', 'Error'],
           ['Message', 'Invalid/unknown command'],
         ]);
     }
+  }
+
+  /** CreateConfig, UpdateConfig (NewCat, Append, RenameCat, DelCat) and Reload, as main/manager.c answers them. */
+  private configAction(action: string, message: AmiMessage, reply: (fields: AmiFields) => void): void {
+    const error = (text: string) =>
+      reply([
+        ['Response', 'Error'],
+        ['Message', text],
+      ]);
+    if (this.configBehaviour.silentOn === action) return;
+    // Asterisk reads 128 headers of a message and drops the rest: an action past that would lose edits.
+    if (message.fields.length > 128) return error(`Too many headers (${message.fields.length})`);
+    if (action === 'createconfig') {
+      const name = message.get('Filename') ?? '';
+      if (!name) return error('Filename not specified');
+      if (this.configBehaviour.createConfig === 'error') return error('Permission denied');
+      if (this.configFiles.has(name)) return error('File exists');
+      this.configFiles.set(name, []);
+      return reply([
+        ['Response', 'Success'],
+        ['Message', 'New configuration file created successfully'],
+      ]);
+    }
+    if (action === 'reload') {
+      const module = message.get('Module') ?? '';
+      if (!this.modules.has(module)) return error('No such module');
+      if (this.configBehaviour.reloadRefuses === module) return error('Module does not support reload');
+      this.reloads.push(module);
+      return reply([
+        ['Response', 'Success'],
+        ['Message', 'Module Reloaded'],
+      ]);
+    }
+    const source = message.get('SrcFilename') ?? '';
+    const destination = message.get('DstFilename') ?? '';
+    if (!source || !destination) return error('Filename not specified');
+    const loaded = this.configFiles.get(source);
+    if (!loaded) return error('Config file not found');
+    if (this.configBehaviour.updateConfigRefuses === destination) return error('Given category does not exist');
+    const categories = loaded.map((category) => ({ ...category, inherits: [...category.inherits], lines: [...category.lines] }));
+    for (let x = 0; ; x++) {
+      const n = String(x).padStart(6, '0');
+      const edit = message.get(`Action-${n}`)?.toLowerCase();
+      if (!edit) break;
+      const cat = message.get(`Cat-${n}`) ?? '';
+      if (!cat) return error('Category not specified');
+      const value = message.get(`Value-${n}`) ?? '';
+      const matching = categories.filter((category) => category.name === cat);
+      if (edit === 'newcat') {
+        // Split on commas outside quotes, then strip the quotes, as ast_strsep(..., AST_STRSEP_STRIP) does.
+        const options = (message.get(`Options-${n}`) ?? '').match(/(?:[^,"]|"[^"]*")+/g)?.map((option) => option.trim().replace(/"/g, '')) ?? [];
+        if (matching.length && !options.includes('allowdups')) return error('Create category did not complete successfully');
+        const inherit = options.find((option) => option.startsWith('inherit='));
+        const inherits = inherit ? inherit.slice('inherit='.length).split(',') : [];
+        const rest = options.filter((option) => !option.startsWith('inherit='));
+        for (const name of inherits)
+          if (!categories.some((category) => category.name === name && category.template)) return error('Template category not found');
+        categories.push({ name: cat, template: rest.includes('template'), inherits, lines: [] });
+      } else if (edit === 'append') {
+        const key = message.get(`Var-${n}`) ?? '';
+        if (!key) return error('Problem with category, value, or line (if required)');
+        if (!matching.length) return error('Given category does not exist');
+        const object = value.startsWith('>');
+        for (const category of matching) category.lines.push({ key, value: object ? value.slice(1) : value, object });
+      } else if (edit === 'renamecat') {
+        if (!value) return error('Problem with category, value, or line (if required)');
+        if (!matching.length) return error('Given category does not exist');
+        for (const category of matching) category.name = value;
+      } else if (edit === 'delcat') {
+        if (!matching.length) return error('Given category does not exist');
+        categories.splice(0, categories.length, ...categories.filter((category) => category.name !== cat));
+      } else {
+        return error('Unknown action command');
+      }
+    }
+    this.configFiles.set(destination, categories);
+    return reply([['Response', 'Success']]);
   }
 
   private originate(socket: Socket, message: AmiMessage, reply: (fields: AmiFields) => void): void {
@@ -244,6 +332,35 @@ export class AmiTestPeer {
       for (const event of events) this.broadcast(event);
     });
   }
+}
+
+export interface PeerCategory {
+  name: string;
+  template: boolean;
+  inherits: string[];
+  lines: Array<{ key: string; value: string; object: boolean }>;
+}
+
+export interface ConfigBehaviour {
+  /** CreateConfig creates the file, or answers with the error of a failed open(2). */
+  createConfig: 'success' | 'error';
+  /** UpdateConfig writing this destination file is refused (a category that does not exist). */
+  updateConfigRefuses: string | null;
+  /** Reload of this module fails as Asterisk says when the module cannot reload. */
+  reloadRefuses: string | null;
+  /** This action (lower case) gets no answer at all. */
+  silentOn: string | null;
+}
+
+/** How Asterisk writes a file (ast_config_text_file_save2, without its header comment). */
+export function renderPeerConfig(categories: PeerCategory[]): string {
+  return categories
+    .map((category) => {
+      const options = [...(category.template ? ['!'] : []), ...category.inherits];
+      const head = `[${category.name}]${options.length ? `(${options.join(',')})` : ''}`;
+      return [head, ...category.lines.map((line) => `${line.key} ${line.object ? '=>' : '='} ${line.value}`)].join('\n') + '\n';
+    })
+    .join('\n');
 }
 
 function write(socket: Socket, fields: AmiFields): void {

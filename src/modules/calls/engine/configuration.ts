@@ -1,0 +1,69 @@
+/**
+ * Delivering a PBX's configuration through its engine: Asterisk over AMI (files written with
+ * UpdateConfig, modules reloaded; see ami/config-delivery.ts) when the PBX's AMI settings are
+ * enabled, else the simulated engine, which makes the files the simulation's active configuration.
+ */
+import type { AppContext } from '../../../platform/context.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import { amiConnectionOf } from './ami/asterisk-engine.js';
+import { AmiError } from './ami/client.js';
+import { deliverConfigurationOverAmi, type DeliveredFile } from './ami/config-delivery.js';
+import { findAmiSettings } from './pbx-engine.queries.js';
+import { SimulatedEngine } from './simulated-engine.js';
+
+export interface ConfigurationDelivery {
+  version: number;
+  hash: string;
+  /** Asterisk configuration files (`*.conf`), each with its sections and rendered content. */
+  files: Array<DeliveredFile & { sha256: string; content: string }>;
+  /** Names of the files that differ from what the PBX ran: their modules are reloaded. */
+  changed: string[];
+}
+
+export interface ConfigurationDeliveryHooks {
+  /** The engine is about to write the files. */
+  onDelivering(engine: 'simulated' | 'asterisk'): Promise<void>;
+  /** The files are written; the reloads come next. */
+  onReloading(): Promise<void>;
+}
+
+export interface ConfigurationDeliveryResult {
+  engine: 'simulated' | 'asterisk';
+  reloaded: string[];
+}
+
+/** The PBX refused the configuration (or no engine can take it): another attempt would fail alike. */
+export class ConfigurationRefused extends Error {}
+
+const PERMANENT: ReadonlySet<AmiError['kind']> = new Set(['rejected', 'not_admitted', 'login_failed', 'protocol']);
+
+/**
+ * Delivers the configuration to the tenant's PBX. Throws ConfigurationRefused when the PBX refused
+ * it, any other error when the PBX could not be reached or stopped answering (worth a retry).
+ */
+export async function deliverConfiguration(
+  ctx: AppContext,
+  tenant: Tenant,
+  delivery: ConfigurationDelivery,
+  hooks: ConfigurationDeliveryHooks,
+): Promise<ConfigurationDeliveryResult> {
+  const settings = await findAmiSettings(ctx.db, tenant);
+  if (settings && settings.enabled === 1) {
+    await hooks.onDelivering('asterisk');
+    try {
+      const result = await deliverConfigurationOverAmi(ctx.config, amiConnectionOf(ctx, settings), delivery.files, delivery.changed, {
+        onReloading: () => hooks.onReloading(),
+      });
+      return { engine: 'asterisk', reloaded: result.reloaded };
+    } catch (error) {
+      if (error instanceof AmiError && PERMANENT.has(error.kind)) throw new ConfigurationRefused(error.message);
+      throw error;
+    }
+  }
+  if (ctx.config.pbxEngine !== 'simulated') throw new ConfigurationRefused('No PBX engine is configured for this PBX.');
+  await hooks.onDelivering('simulated');
+  const engine = new SimulatedEngine(ctx);
+  await engine.applyConfiguration(tenant, delivery);
+  await hooks.onReloading();
+  return { engine: 'simulated', reloaded: [] };
+}

@@ -1,0 +1,307 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import { AmiTestPeer, renderPeerConfig } from '../../calls/engine/ami/test-peer.js';
+import { acquireLease } from '../../../platform/leases.js';
+import { pushLeaseName } from './push-job.js';
+
+const SECRET = 's3cr3t-ami';
+
+describe('configuration push', () => {
+  let t: TestApp;
+  const peer = new AmiTestPeer();
+  let port = 0;
+
+  beforeAll(async () => {
+    port = await peer.start();
+    t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'false', AMI_ACTION_TIMEOUT_MS: '400', AMI_CONNECT_TIMEOUT_MS: '400' } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await peer.stop();
+  });
+  beforeEach(() => {
+    peer.configFiles.clear();
+    peer.reloads.length = 0;
+    peer.configBehaviour = { createConfig: 'success', updateConfigRefuses: null, reloadRefuses: null, silentOn: null };
+  });
+
+  const request = (method: 'GET' | 'POST', url: string, authorization: string) =>
+    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(authorization) });
+  const push = (token: string, query = '') => request('POST', `/pbx/configuration/push${query}`, token);
+  const getPush = (token: string, id: string) => request('GET', `/pbx/configuration/pushes/${id}`, token);
+  const status = (token: string) => request('GET', '/pbx/configuration/status', token);
+
+  async function tenantWithAdmin() {
+    const tenant = await createTenant(t.ctx);
+    const admin = await createAdmin(t.ctx, tenant);
+    return { tenant, admin };
+  }
+
+  async function onPeer(tenant: TestTenant, token: string) {
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: '/api/v1/pbx-engine/settings',
+      headers: bearer(token),
+      payload: { host: '127.0.0.1', port, username: 'admin', secret: SECRET },
+    });
+    expect(saved.statusCode).toBe(200);
+    return tenant;
+  }
+
+  it('previews with dry_run=1 without pushing, then pushes as a durable job the simulated engine takes', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const dry = await push(admin.token, '?dry_run=1');
+    expect(dry.statusCode).toBe(200);
+    const preview = dry.json().data;
+    expect(preview.has_changes).toBe(true);
+    expect(preview.diff_summary.base_version).toBeNull();
+    expect(preview.files.map((f: { name: string }) => f.name)).toEqual(['extensions.conf', 'musiconhold.conf', 'pjsip.conf', 'queues.conf', 'voicemail.conf']);
+    expect(preview.files.every((f: { status: string }) => f.status === 'added')).toBe(true);
+    expect(JSON.parse(preview.manifest)).toMatchObject({ version: 1, pbx_id: tenant.pbxId, hash: preview.hash });
+    expect(await t.ctx.db.selectFrom('config_versions').select('id').where('pbx_id', '=', tenant.pbxId).execute()).toEqual([]);
+    expect((await status(admin.token)).json().data).toMatchObject({ last_pushed_version: null, has_unpushed_changes: true, current_hash: preview.hash });
+
+    const pushed = await push(admin.token);
+    expect(pushed.statusCode).toBe(202);
+    const job = pushed.json().data;
+    expect(job).toMatchObject({ version: 1, status: 'queued', reason: null, engine: null, hash: preview.hash, rollback_of: null });
+    expect(job.pushed_by).toEqual({ kind: 'user', id: expect.any(String), user_id: admin.id });
+    expect((await status(admin.token)).json().data.pending_push).toEqual({ id: job.id, version: 1, status: 'queued' });
+
+    await t.app.jobs.drain();
+    const done = (await getPush(admin.token, job.id)).json().data;
+    expect(done).toMatchObject({ id: job.id, version: 1, status: 'done', engine: 'simulated', reason: null });
+    expect(done.finished_at).toEqual(expect.any(String));
+    const active = await t.ctx.db.selectFrom('simulated_configurations').selectAll().where('pbx_id', '=', tenant.pbxId).executeTakeFirstOrThrow();
+    expect(active).toMatchObject({ version: 1, hash: preview.hash });
+    expect(JSON.parse(active.files).map((f: { content: string }) => f.content)).toEqual(preview.files.map((f: { content: string }) => f.content));
+
+    expect((await status(admin.token)).json().data).toMatchObject({
+      last_pushed_version: 1,
+      pushed_hash: preview.hash,
+      has_unpushed_changes: false,
+      pending_push: null,
+    });
+    const audit = await t.ctx.db
+      .selectFrom('audit_events')
+      .selectAll()
+      .where('pbx_id', '=', tenant.pbxId)
+      .where('action', '=', 'configuration.pushed')
+      .execute();
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ subject_type: 'configuration_push', subject_id: job.id, user_id: admin.id });
+    expect(JSON.parse(audit[0].details)).toMatchObject({ version: 1, rollback_of: null });
+
+    // After a push, the dry run compares with it: nothing changed.
+    const again = (await push(admin.token, '?dry_run=1')).json().data;
+    expect(again).toMatchObject({ has_changes: false, diff: '', diff_summary: { base_version: 1, additions: 0, deletions: 0 } });
+  });
+
+  it('marks a data change as unpushed, and the dry run shows it as a unified diff', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    expect((await push(admin.token)).statusCode).toBe(202);
+    await t.app.jobs.drain();
+    const user = await createUser(t.ctx, { tenant, fields: { first_name: 'Ada', last_name: 'Lovelace' } });
+    await createExtension(t.ctx, tenant, { number: '2042', user_id: user.id });
+    const now = (await status(admin.token)).json().data;
+    expect(now.has_unpushed_changes).toBe(true);
+    expect(now.current_hash).not.toBe(now.pushed_hash);
+    const dry = (await push(admin.token, '?dry_run=1')).json().data;
+    expect(dry.has_changes).toBe(true);
+    expect(dry.diff).toMatch(/^--- a\/\S+\.conf\n\+\+\+ b\/\S+\.conf\n@@ /m);
+    expect(dry.diff).toContain('2042');
+    expect(dry.diff_summary.additions).toBeGreaterThan(0);
+  });
+
+  it('allows one push a minute per PBX: its own 429 with Retry-After; dry runs are not counted', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const other = await createAdmin(t.ctx, tenant);
+    expect((await push(admin.token)).statusCode).toBe(202);
+    const refused = await push(other.token);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('60');
+    expect(refused.json()).toEqual({ message: 'The configuration of this PBX may be pushed once a minute. Please retry later.' });
+    expect((await push(admin.token, '?dry_run=1')).statusCode).toBe(200);
+    t.clock.advance(45);
+    const later = await push(admin.token);
+    expect(later.statusCode).toBe(429);
+    expect(later.headers['retry-after']).toBe('15');
+    // Another PBX has its own minute.
+    const elsewhere = await tenantWithAdmin();
+    expect((await push(elsewhere.admin.token)).statusCode).toBe(202);
+    t.clock.advance(15);
+    const next = await push(other.token);
+    expect(next.statusCode).toBe(202);
+    expect(next.json().data.version).toBe(2);
+    const rows = await t.ctx.db.selectFrom('config_versions').select('version').where('pbx_id', '=', tenant.pbxId).orderBy('version').execute();
+    expect(rows.map((row) => row.version)).toEqual([1, 2]);
+    await t.app.jobs.drain();
+  });
+
+  it('lets exactly one of two simultaneous pushes through', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const key = await createKey(t.ctx, tenant, 'integration', ['push-configuration']);
+    const answers = await Promise.all([push(admin.token), push(key), push(admin.token)]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([202, 429, 429]);
+    expect(await t.ctx.db.selectFrom('config_versions').select('id').where('pbx_id', '=', tenant.pbxId).execute()).toHaveLength(1);
+    expect(
+      await t.ctx.db.selectFrom('audit_events').select('id').where('pbx_id', '=', tenant.pbxId).where('action', '=', 'configuration.pushed').execute(),
+    ).toHaveLength(1);
+    await t.app.jobs.drain();
+  });
+
+  it('never delivers two pushes of a PBX at once: a delivery waits for the lease, and an overtaken push is not delivered', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const first = (await push(admin.token)).json().data;
+    const now = t.ctx.clock.now();
+    // Another instance is delivering to this PBX.
+    expect(
+      await acquireLease(t.ctx.db, pushLeaseName(tenant.pbxId), 'another-instance', now.toISOString(), new Date(now.getTime() + 30_000).toISOString()),
+    ).toBe(true);
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, first.id)).json().data).toMatchObject({ status: 'queued', engine: null });
+    const job = await t.ctx.db
+      .selectFrom('jobs')
+      .selectAll()
+      .where('id', '=', (await t.ctx.db.selectFrom('config_versions').select('job_id').where('id', '=', first.id).executeTakeFirstOrThrow()).job_id!)
+      .executeTakeFirstOrThrow();
+    expect(job).toMatchObject({ status: 'pending', last_error: 'Another push of this PBX was being delivered; this one waits for its turn.' });
+
+    // Meanwhile a newer version is pushed and delivered (the lease lapsed) before the older one's next
+    // attempt: that attempt must not undo it.
+    t.clock.advance(61);
+    await t.ctx.db
+      .updateTable('jobs')
+      .set({ run_at: new Date(t.ctx.clock.nowMs() + 600_000).toISOString() })
+      .where('id', '=', job.id)
+      .execute();
+    const second = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, second.id)).json().data.status).toBe('done');
+    expect((await getPush(admin.token, first.id)).json().data.status).toBe('queued');
+    t.clock.advance(600);
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, first.id)).json().data).toMatchObject({ status: 'failed', reason: 'Superseded by version 2, pushed meanwhile.' });
+    const active = await t.ctx.db.selectFrom('simulated_configurations').select('version').where('pbx_id', '=', tenant.pbxId).executeTakeFirstOrThrow();
+    expect(active.version).toBe(2);
+  });
+
+  it('delivers over AMI: UpdateConfig per file, a reload per changed module, each answer checked', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    await onPeer(tenant, admin.token);
+    const user = await createUser(t.ctx, { tenant, fields: { first_name: 'Grace', last_name: 'Hopper' } });
+    const extension = await createExtension(t.ctx, tenant, { number: '2101', user_id: user.id });
+    const device = await createSipDevice(t.ctx, tenant, { user_id: user.id, extension_id: extension.id });
+    const sealed = (await t.ctx.db.selectFrom('sip_devices').select('secret_sealed').where('id', '=', device.id).executeTakeFirstOrThrow()).secret_sealed;
+    const secret = t.ctx.secrets.open(sealed);
+    const pushed = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    const done = (await getPush(admin.token, pushed.id)).json().data;
+    expect(done).toMatchObject({
+      status: 'done',
+      engine: 'asterisk',
+      reloaded: ['pbx_config.so', 'res_musiconhold.so', 'res_pjsip.so', 'app_queue.so', 'app_voicemail.so'],
+    });
+    const version = (await request('GET', '/pbx/configuration/versions/1', admin.token)).json().data;
+    // The secret reaches the PBX only: the version keeps a token in its place.
+    expect(JSON.stringify(version)).not.toContain(secret);
+    expect(renderPeerConfig(peer.configFiles.get('pjsip.conf')!)).toContain(secret);
+    const token = /pbxapi-sealed-[0-9a-f]{24}/.exec(version.files.find((f: { name: string }) => f.name === 'pjsip.conf').content)![0];
+    for (const file of version.files as Array<{ name: string; content: string }>) {
+      // What Asterisk saved is the compiled file without its comments, the secret in place of its token.
+      const expected = file.content
+        .split(token)
+        .join(secret)
+        .split('\n')
+        .filter((line) => !line.startsWith(';'))
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .replace(/^\n+/, '');
+      expect(renderPeerConfig(peer.configFiles.get(file.name)!), file.name).toBe(expected);
+    }
+
+    // Nothing changed since: the files are written again, no module is reloaded.
+    peer.reloads.length = 0;
+    t.clock.advance(60);
+    const unchanged = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, unchanged.id)).json().data).toMatchObject({ status: 'done', reloaded: [] });
+    expect(peer.reloads).toEqual([]);
+  });
+
+  it('fails a push the PBX refuses, with the PBX answer as the reason, and retries one it cannot reach', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    await onPeer(tenant, admin.token);
+    peer.configBehaviour.updateConfigRefuses = 'queues.conf';
+    const refused = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, refused.id)).json().data).toMatchObject({
+      status: 'failed',
+      engine: 'asterisk',
+      reason: 'Writing queues.conf: the PBX answered Given category does not exist.',
+    });
+
+    peer.configBehaviour.updateConfigRefuses = null;
+    peer.configBehaviour.reloadRefuses = 'app_queue.so';
+    t.clock.advance(60);
+    const reload = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, reload.id)).json().data).toMatchObject({
+      status: 'failed',
+      reason: 'Reloading app_queue.so: the PBX answered Module does not support reload.',
+    });
+    expect((await status(admin.token)).json().data).toMatchObject({ last_pushed_version: null, has_unpushed_changes: true });
+
+    // The PBX does not answer at all: queued again with the reason, failed once the attempts run out.
+    peer.configBehaviour.reloadRefuses = null;
+    peer.configBehaviour.silentOn = 'createconfig';
+    t.clock.advance(60);
+    const silent = (await push(admin.token)).json().data;
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, silent.id)).json().data).toMatchObject({
+      status: 'queued',
+      reason: 'The PBX did not answer the CreateConfig action within 400 ms.',
+    });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      t.clock.advance(60);
+      await t.app.jobs.drain();
+    }
+    expect((await getPush(admin.token, silent.id)).json().data).toMatchObject({
+      status: 'failed',
+      reason: 'The PBX did not answer the CreateConfig action within 400 ms.',
+    });
+  });
+
+  it('refuses users who are not administrators, keys without push-configuration, and another tenant’s pushes', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const member = await createUser(t.ctx, { tenant });
+    const pbxKey = await createKey(t.ctx, tenant, 'pbx');
+    const wrongScope = await createKey(t.ctx, tenant, 'integration', ['call-history']);
+    const rightScope = await createKey(t.ctx, tenant, 'integration', ['push-configuration']);
+    for (const token of [member.token, pbxKey, wrongScope]) {
+      expect((await push(token)).statusCode).toBe(403);
+      expect((await push(token, '?dry_run=1')).statusCode).toBe(403);
+      expect((await status(token)).statusCode).toBe(403);
+      expect((await request('GET', '/pbx/configuration/versions', token)).statusCode).toBe(403);
+    }
+    expect((await push(rightScope, '?dry_run=1')).statusCode).toBe(200);
+    const byKey = await push(rightScope);
+    expect(byKey.statusCode).toBe(202);
+    expect(byKey.json().data.pushed_by).toMatchObject({ kind: 'integration', user_id: null });
+
+    const stranger = await tenantWithAdmin();
+    const foreign = await getPush(stranger.admin.token, byKey.json().data.id);
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ message: ['No such configuration push.'] });
+    expect((await request('GET', '/pbx/configuration/versions/1', stranger.admin.token)).statusCode).toBe(404);
+    expect((await request('POST', '/pbx/configuration/versions/1/rollback', stranger.admin.token)).statusCode).toBe(404);
+    expect((await request('GET', '/pbx/configuration/versions', stranger.admin.token)).json().data).toEqual([]);
+
+    expect((await push(admin.token, '?dry_run=maybe')).statusCode).toBe(422);
+    expect((await getPush(admin.token, 'not-a-uuid')).statusCode).toBe(422);
+    expect((await request('GET', '/pbx/configuration/versions/0', admin.token)).statusCode).toBe(422);
+    expect((await request('GET', '/pbx/configuration/versions?filter[status]=lost', admin.token)).statusCode).toBe(422);
+    await t.app.jobs.drain();
+  });
+});

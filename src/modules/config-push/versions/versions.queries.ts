@@ -1,0 +1,99 @@
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { DB } from '../../../db/schema.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
+import { fetchPage } from '../../../db/paging.js';
+import type { Tenant } from '../../../platform/tenancy.js';
+import type { ConfigPushStatus, ConfigVersionTable } from '../config-push.tables.js';
+
+type Db = Kysely<DB> | Transaction<DB>;
+export type ConfigVersionRow = Selectable<ConfigVersionTable>;
+
+/**
+ * Takes the PBX's push gate: granted (true) when it never pushed or its last push was at or
+ * before `notAfter`, and then stamped `now`. One upsert, so of two pushes racing across instances
+ * exactly one passes (PostgreSQL makes the second wait on the row, then re-checks the condition).
+ */
+export async function takePushGate(db: Db, tenant: Tenant, now: string, notAfter: string): Promise<boolean> {
+  const row = await db
+    .insertInto('config_push_gates')
+    .values({ pbx_id: tenant.pbxId, last_push_at: now })
+    .onConflict((oc) => oc.column('pbx_id').doUpdateSet({ last_push_at: now }).where('config_push_gates.last_push_at', '<=', notAfter))
+    .returning('last_push_at')
+    .executeTakeFirst();
+  return row?.last_push_at === now;
+}
+
+export async function lastPushAt(db: Db, tenant: Tenant): Promise<string | undefined> {
+  const row = await db.selectFrom('config_push_gates').select('last_push_at').where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
+  return row?.last_push_at;
+}
+
+export async function nextVersionNumber(db: Db, tenant: Tenant): Promise<number> {
+  const row = await db
+    .selectFrom('config_versions')
+    .select((eb) => eb.fn.max('version').as('last'))
+    .where('pbx_id', '=', tenant.pbxId)
+    .executeTakeFirst();
+  return Number(row?.last ?? 0) + 1;
+}
+
+export async function insertVersion(db: Db, row: Insertable<ConfigVersionTable>): Promise<void> {
+  await db.insertInto('config_versions').values(row).execute();
+}
+
+export async function updateVersion(db: Db, tenant: Tenant, id: string, changes: Updateable<ConfigVersionTable>): Promise<void> {
+  await db.updateTable('config_versions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+}
+
+export function findVersionById(db: Db, tenant: Tenant, id: string) {
+  return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
+}
+
+export function findVersion(db: Db, tenant: Tenant, version: number) {
+  return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('version', '=', version).executeTakeFirst();
+}
+
+/** The version the PBX runs: the last one delivered (`done`), optionally before `version`. */
+export function lastDoneVersion(db: Db, tenant: Tenant, before?: number) {
+  let query = db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('status', '=', 'done');
+  if (before !== undefined) query = query.where('version', '<', before);
+  return query.orderBy('version', 'desc').limit(1).executeTakeFirst();
+}
+
+/** The newest version after `version` in one of `statuses` (a push that overtook it). */
+export function laterVersionIn(db: Db, tenant: Tenant, version: number, statuses: ConfigPushStatus[]) {
+  return db
+    .selectFrom('config_versions')
+    .select(['version', 'status'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('version', '>', version)
+    .where('status', 'in', statuses)
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The newest push still on its way (queued, delivering or reloading). */
+export function pendingVersion(db: Db, tenant: Tenant) {
+  return db
+    .selectFrom('config_versions')
+    .select(['id', 'version', 'status'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('status', 'in', ['queued', 'delivering', 'reloading'])
+    .orderBy('version', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function listVersions(db: Db, tenant: Tenant, filters: { status?: ConfigPushStatus }, sort: SortTerm[], page: PageRequest) {
+  return fetchPage(
+    () => {
+      let query = db.selectFrom('config_versions').where('pbx_id', '=', tenant.pbxId);
+      if (filters.status) query = query.where('status', '=', filters.status);
+      return query;
+    },
+    (query) => query.selectAll(),
+    sort,
+    page,
+  );
+}
