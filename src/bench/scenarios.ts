@@ -94,4 +94,6 @@ export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string
   { name: 'home-office-calendar', module: './home-office-bench.js', export: 'benchHomeOfficeCalendar' },
   // benchRouting() starts its own server and seeds 500 call flows and 200 IVRs, on each database.
   { name: 'routing', module: './routing-bench.js', export: 'benchRouting' },
+  // benchConfigPush() starts its own server and seeds 5,000 users and 500 call flows, on each database.
+  { name: 'config-push', module: './config-push-bench.js', export: 'benchConfigPush' },
 ];
