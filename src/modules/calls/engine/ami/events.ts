@@ -105,7 +105,13 @@ export async function cdrFromAmiLegs(ctx: AppContext, tenant: Tenant, key: strin
   const seconds = (leg: AmiMessage, key: string) => Math.max(0, Number(leg.get(key) ?? 0) || 0);
 
   const receivers: Leg[] = [];
-  for (const leg of others.sort((a, b) => (a.get('StartTime') ?? '').localeCompare(b.get('StartTime') ?? ''))) {
+  // Receivers by start time; legs that started together in the order the call rang its endpoints.
+  const rank = (leg: AmiMessage) => {
+    const index = placedEndpoints.findIndex((e) => e.address === deviceOf(leg.get('DestinationChannel')) || e.address === leg.get('Destination'));
+    return index === -1 ? placedEndpoints.length : index;
+  };
+  const ordered = others.sort((a, b) => (a.get('StartTime') ?? '').localeCompare(b.get('StartTime') ?? '') || rank(a) - rank(b));
+  for (const leg of ordered) {
     const legTimes = timesOf(leg, zone);
     if (!legTimes) continue;
     // The device the leg reached (a helper half dialling PJSIP/alice) or the number it dialled (a twinning's).
