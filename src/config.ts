@@ -77,6 +77,12 @@ export interface Config {
   amiEventsEnabled: boolean;
   /** Seconds an instance holds a PBX's event listener lease unless it renews it (every third of it). */
   amiEventsLeaseSeconds: number;
+  /** How long the call's connection waits for an early OriginateResponse (a failure answers 502). */
+  amiOriginateWaitMs: number;
+  /** Refused logins of the event listener in a row after which the settings are marked failing. */
+  amiLoginFailureLimit: number;
+  /** Seconds between the listener's attempts once its settings are failing (until they change). */
+  amiFailingRetrySeconds: number;
   /** Seconds after origination when the simulated engine's call detail record is produced. */
   simulatedCdrDelaySeconds: number;
   /** `GET /cdrs/detail/{id}` requests per minute per user or API key. */
@@ -242,6 +248,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     amiAllowLoopback: booleanFrom(env.AMI_ALLOW_LOOPBACK, nodeEnv !== 'production', 'AMI_ALLOW_LOOPBACK'),
     amiEventsEnabled: env.AMI_EVENTS !== 'false',
     amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
+    amiOriginateWaitMs: intFrom(env.AMI_ORIGINATE_WAIT_MS, 1500, 'AMI_ORIGINATE_WAIT_MS'),
+    amiLoginFailureLimit: atLeastOne(intFrom(env.AMI_LOGIN_FAILURE_LIMIT, 5, 'AMI_LOGIN_FAILURE_LIMIT'), 'AMI_LOGIN_FAILURE_LIMIT'),
+    amiFailingRetrySeconds: atLeastOne(intFrom(env.AMI_FAILING_RETRY_SECONDS, 600, 'AMI_FAILING_RETRY_SECONDS'), 'AMI_FAILING_RETRY_SECONDS'),
     simulatedCdrDelaySeconds: intFrom(env.SIMULATED_CDR_DELAY_SECONDS, 5, 'SIMULATED_CDR_DELAY_SECONDS'),
     cdrDetailRateLimitPerMinute: intFrom(env.CDR_DETAIL_RATE_LIMIT_PER_MINUTE, 120, 'CDR_DETAIL_RATE_LIMIT_PER_MINUTE'),
     corsOrigins: parseOrigins(env.CORS_ORIGINS, 'CORS_ORIGINS'),

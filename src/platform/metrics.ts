@@ -4,6 +4,13 @@ import { Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { sha256 } from './crypto.js';
 import { Unauthorized } from './errors.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The registry `/metrics` serves. */
+    metricsRegistry: Registry;
+  }
+}
+
 /** Mounts `GET /metrics` on an instance: the app itself, or a listener of its own (METRICS_LISTEN). */
 export type MountMetrics = (instance: FastifyInstance) => void;
 
@@ -21,6 +28,8 @@ export function bearerMatches(header: string | undefined, token: string): boolea
 export function registerMetrics(app: FastifyInstance, options: { token: string | null }): MountMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // Domains add their own gauges to it (the PBX engine: AMI settings that are failing).
+  app.decorate('metricsRegistry', registry);
   const duration = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method, route and status (its _count is the request count)',

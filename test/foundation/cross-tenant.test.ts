@@ -184,6 +184,7 @@ describe('no operation with a path id crosses tenants', () => {
     aValuesFor = (path, name) => {
       if (name === 'id') {
         if (path.startsWith('/recurring-transactions/')) return String(samples.recurring_transaction);
+        if (path.startsWith('/calls/')) return String(samples.placed_call);
         return path.startsWith('/cdrs/') ? String(samples.cdr) : path.startsWith('/contacts/imports/') ? String(samples.contact_import) : undefined;
       }
       if (name === 'user') {

@@ -15,6 +15,7 @@ import * as schedules from './0013_schedules.js';
 import * as importProgress from './0014_import_progress.js';
 import * as importFiles from './0015_import_files.js';
 import * as callRouting from './0016_call_routing.js';
+import * as amiEngine from './0017_ami_engine.js';
 import * as configPush from './0018_config_push.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
@@ -35,5 +36,6 @@ export const migrations: Record<string, Migration> = {
   '0014_import_progress': importProgress,
   '0015_import_files': importFiles,
   '0016_call_routing': callRouting,
+  '0017_ami_engine': amiEngine,
   '0018_config_push': configPush,
 };

@@ -7,6 +7,7 @@ import { callTimeOf } from './cdrs/call-time.js';
 import type { IngestCdrView } from './cdrs/cdrs.schemas.js';
 import { ingestCdrs } from './cdrs/cdrs.service.js';
 import { upsertRecording } from './cdrs/cdrs.queries.js';
+import { insertPlacedCall } from './engine/pbx-engine.queries.js';
 import { recordingRelativePath, recordingsRoot } from './cdrs/recordings.js';
 
 type Leg = IngestCdrView['receivers'][number];
@@ -268,5 +269,34 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
     sampleRecorded = recorded[0].id;
     samplePath = recordingRelativePath(recorded[0].record.start_time, sampleRecorded, 'full', '.wav');
   }
-  return { cdr: records[records.length - 1].cdr_id, cdr_with_recording: sampleRecorded, recording_path: samplePath, cdr_count: records.length };
+  // A call placed through POST /calls/new by the first demo user, ended and linked to its record (GET /calls/{id}).
+  const placedBy = tenant.users[0]?.id ?? tenant.admin.id;
+  const placedRecord = records[records.length - 1];
+  const placedCall = createHash('sha256').update(`placed-call:${tenant.pbxId}`).digest('hex');
+  const placedCallId = `${placedCall.slice(0, 8)}-${placedCall.slice(8, 12)}-4${placedCall.slice(13, 16)}-8${placedCall.slice(17, 20)}-${placedCall.slice(20, 32)}`;
+  await insertPlacedCall(ctx.db, {
+    id: placedCallId,
+    pbx_id: tenant.pbxId,
+    user_id: placedBy,
+    engine: 'simulated',
+    destination: placedRecord.receivers[placedRecord.receivers.length - 1]?.number ?? '102',
+    caller_identity_id: null,
+    action_id: `pbxapi-${placedCallId}`,
+    uniqueid: `pbxapi-${placedCallId}`,
+    status: 'ended',
+    endpoints: JSON.stringify({ ringing: [], skipped: [] }),
+    reason: 'Normal Clearing',
+    cdr_id: String(placedRecord.cdr_id),
+    webhook_url: null,
+    ended_at: placedRecord.end_time.replace(' ', 'T') + '.000Z',
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+  });
+  return {
+    cdr: placedRecord.cdr_id,
+    cdr_with_recording: sampleRecorded,
+    recording_path: samplePath,
+    cdr_count: records.length,
+    placed_call: placedCallId,
+  };
 };

@@ -89,6 +89,11 @@ export interface PlacedCallTable {
   /** JSON: the endpoints rung and the targets skipped. */
   endpoints: string;
   reason: string | null;
+  /** The call-history record once its Cdr arrived (migration 0017). */
+  cdr_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Where the call's end is announced (a signed webhook), when the caller asked for it. */
+  webhook_url: ColumnType<string | null, string | null | undefined, string | null>;
+  ended_at: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -117,8 +122,25 @@ export interface AmiSettingsTable {
   enabled: Flag;
   /** Dialplan context the destination is dialled in. */
   context: Generated<string>;
+  /** IANA zone of the Asterisk host, whose local time cdr_manager writes; null: the tenant's zone. */
+  pbx_timezone: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Consecutive logins the event listener had refused; past AMI_LOGIN_FAILURE_LIMIT the settings are failing. */
+  login_failures: Generated<number>;
+  failing_since: ColumnType<string | null, string | null | undefined, string | null>;
+  last_error: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/** One Cdr event of an Asterisk call, kept until its legs are merged into one history record. */
+export interface AmiCdrLegTable {
+  pbx_id: string;
+  /** The call's LinkedID, or the placed call's `pbxapi-<call id>`. */
+  call_key: string;
+  uniqueid: string;
+  /** JSON: the event's fields. */
+  fields: string;
+  created_at: Timestamp;
 }
 
 export interface CallTables {
@@ -128,4 +150,5 @@ export interface CallTables {
   placed_calls: PlacedCallTable;
   idempotency_keys: IdempotencyKeyTable;
   ami_settings: AmiSettingsTable;
+  ami_cdr_legs: AmiCdrLegTable;
 }

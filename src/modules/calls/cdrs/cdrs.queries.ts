@@ -249,6 +249,25 @@ export async function insertCdrs(trx: Db, rows: Array<Insertable<CdrTable>>): Pr
   return new Set(inserted.map((row) => row.cdr_id));
 }
 
+/**
+ * Writes records again (a call whose legs arrive one by one): the columns of the call are
+ * replaced, its recordings and first ingestion time kept, its participants written anew.
+ */
+export async function replaceCdrs(trx: Db, tenant: Tenant, rows: Array<Insertable<CdrTable>>): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const ids = rows.map((row) => String(row.cdr_id));
+  await trx.deleteFrom('cdr_participants').where('pbx_id', '=', tenant.pbxId).where('cdr_id', 'in', ids).execute();
+  for (const row of rows) {
+    const { pbx_id: _pbx, cdr_id: _id, created_at: _created, has_recording: _recording, ...changes } = row;
+    await trx
+      .insertInto('cdrs')
+      .values(row)
+      .onConflict((oc) => oc.columns(['pbx_id', 'cdr_id']).doUpdateSet(changes))
+      .execute();
+  }
+  return new Set(ids);
+}
+
 export async function insertParticipants(trx: Db, rows: Array<Insertable<CdrParticipantTable>>): Promise<void> {
   if (rows.length === 0) return;
   await trx

@@ -28,6 +28,7 @@ import {
   type HistoryOrder,
   type HistoryWindow,
   type Keyset,
+  replaceCdrs,
 } from './cdrs.queries.js';
 import type { CallDetailRecordView, CallHistoryEntryView, IngestCdrView } from './cdrs.schemas.js';
 import type { CdrParticipantTable, CdrStatus, CdrTable, RecordingKind } from '../calls.tables.js';
@@ -156,7 +157,14 @@ export interface RecordingStream {
 }
 
 /** Stores finished calls, idempotent on `cdr_id`: the PBX's pushes, AMI Cdr events and the simulated engine all come here. */
-export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: IngestCdrView[], source: CdrTable['source']): Promise<IngestResult> {
+export async function ingestCdrs(
+  ctx: AppContext,
+  tenant: Tenant,
+  records: IngestCdrView[],
+  source: CdrTable['source'],
+  /** Replace a record of the same id (a call whose legs arrive one by one), its recordings kept. */
+  options: { replace?: boolean } = {},
+): Promise<IngestResult> {
   const errors: FieldErrors = {};
   const mentioned = new Set<string>();
   const ids: string[] = [];
@@ -246,7 +254,7 @@ export async function ingestCdrs(ctx: AppContext, tenant: Tenant, records: Inges
     for (const userId of users) participants.push({ pbx_id: tenant.pbxId, cdr_id: cdrId, user_id: userId, start_time: record.start_time });
   }
   const createdIds = await ctx.db.transaction().execute(async (trx) => {
-    const created = await insertCdrs(trx, rows);
+    const created = options.replace ? await replaceCdrs(trx, tenant, rows) : await insertCdrs(trx, rows);
     await insertParticipants(
       trx,
       participants.filter((row) => created.has(String(row.cdr_id))),

@@ -30,6 +30,8 @@ export interface OriginateResult {
   message: string;
   uniqueid: string | null;
   trace: AmiTraceEntry[] | null;
+  /** The PBX already reported the call answered (an early OriginateResponse). */
+  answered?: boolean;
 }
 
 export interface PbxEngine {
@@ -47,10 +49,13 @@ export class EngineFailure extends HttpError {
     readonly statusCode: 502 | 503 | 504,
     message: string,
     readonly trace: AmiTraceEntry[] | null = null,
+    /** More of the answer's `data` (the connection test's checks). */
+    readonly extra: Record<string, unknown> = {},
   ) {
     super(message);
   }
   body() {
-    return { status: 'error', message: this.message, ...(this.trace ? { data: { ami_trace: this.trace } } : {}) };
+    const data = { ...this.extra, ...(this.trace ? { ami_trace: this.trace } : {}) };
+    return { status: 'error', message: this.message, ...(Object.keys(data).length ? { data } : {}) };
   }
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { AmiSettingsTable, PlacedCallTable } from '../calls.tables.js';
+import type { AmiCdrLegTable, AmiSettingsTable, PlacedCallTable } from '../calls.tables.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
@@ -60,4 +60,78 @@ export async function usersByExtension(db: Db, tenant: Tenant, numbers: string[]
     .where('e.number', 'in', wanted)
     .execute();
   return new Map(rows.map((row) => [row.number, { userId: row.id, name: `${row.first_name} ${row.last_name}`.trim() }]));
+}
+
+/** The PBX's own time zone (the default of its Asterisk host's). */
+export async function pbxTimezone(db: Db, tenant: Tenant): Promise<string> {
+  const row = await db.selectFrom('pbxes').select('timezone').where('id', '=', tenant.pbxId).executeTakeFirst();
+  return row?.timezone ?? 'UTC';
+}
+
+/** The event listener's login outcome: failures counted, and the settings marked failing past the limit. */
+export async function recordListenerLogin(
+  db: Db,
+  tenant: Tenant,
+  outcome: { failures: number; failingSince: string | null; error: string | null },
+): Promise<void> {
+  await db
+    .updateTable('ami_settings')
+    .set({ login_failures: outcome.failures, failing_since: outcome.failingSince, last_error: outcome.error?.slice(0, 255) ?? null })
+    .where('pbx_id', '=', tenant.pbxId)
+    .execute();
+}
+
+/** How many enabled PBXs have failing AMI settings (for /metrics). */
+export async function countFailingAmiSettings(db: Db): Promise<number> {
+  const row = await db
+    .selectFrom('ami_settings')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('enabled', '=', 1)
+    .where('failing_since', 'is not', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** The zone of the PBX host's clock: its AMI settings' `pbx_timezone`, else the PBX's own time zone. */
+export async function amiZoneOf(db: Db, tenant: Tenant): Promise<string> {
+  const row = await db
+    .selectFrom('pbxes')
+    .leftJoin('ami_settings', 'ami_settings.pbx_id', 'pbxes.id')
+    .select(['pbxes.timezone', 'ami_settings.pbx_timezone'])
+    .where('pbxes.id', '=', tenant.pbxId)
+    .executeTakeFirst();
+  return row?.pbx_timezone ?? row?.timezone ?? 'UTC';
+}
+
+/** Extensions of the PBX by number, with their user when they have one (to name and place the parties of an AMI Cdr). */
+export async function extensionsByNumber(db: Db, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string | null; name: string }>> {
+  const wanted = [...new Set(numbers.filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('extensions as e')
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'e.user_id').on('u.deleted_at', 'is', null))
+    .select(['e.number', 'u.id', 'u.first_name', 'u.last_name'])
+    .where('e.pbx_id', '=', tenant.pbxId)
+    .where('e.deleted_at', 'is', null)
+    .where('e.number', 'in', wanted)
+    .execute();
+  return new Map(rows.map((row) => [row.number, { userId: row.id, name: row.id ? `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() : '' }]));
+}
+
+export async function findUserName(db: Db, tenant: Tenant, userId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select(['first_name', 'last_name']).where('pbx_id', '=', tenant.pbxId).where('id', '=', userId).executeTakeFirst();
+  return row ? `${row.first_name} ${row.last_name}`.trim() : undefined;
+}
+
+/** Keeps one Cdr event of a call (a repeated event changes nothing). */
+export async function saveCdrLeg(db: Db, tenant: Tenant, leg: Omit<Insertable<AmiCdrLegTable>, 'pbx_id'>): Promise<void> {
+  await db
+    .insertInto('ami_cdr_legs')
+    .values({ ...leg, pbx_id: tenant.pbxId })
+    .onConflict((oc) => oc.columns(['pbx_id', 'uniqueid']).doNothing())
+    .execute();
+}
+
+export function cdrLegsOf(db: Db, tenant: Tenant, callKey: string) {
+  return db.selectFrom('ami_cdr_legs').selectAll().where('pbx_id', '=', tenant.pbxId).where('call_key', '=', callKey).orderBy('created_at').execute();
 }

@@ -4,8 +4,10 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { DataEnvelope } from '../../../http/schema.js';
+import { Gauge } from 'prom-client';
 import { AmiEventHub } from './ami/event-hub.js';
-import { PbxEngineService, presentAmiSettings } from './pbx-engine.service.js';
+import { countFailingAmiSettings } from './pbx-engine.queries.js';
+import { PbxEngineService } from './pbx-engine.service.js';
 import { AmiSettings, ConnectionTestResponse, EngineErrorBody, SaveAmiSettingsBody, TraceQuery } from './pbx-engine.schemas.js';
 
 const tags = ['PBX engine'];
@@ -24,6 +26,14 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     app.addHook('onClose', async () => hub.stop());
   }
   const service = new PbxEngineService(ctx, hub);
+  new Gauge({
+    name: 'pbx_ami_settings_failing',
+    help: 'Enabled AMI settings marked failing: the PBX refused the event listener AMI_LOGIN_FAILURE_LIMIT logins in a row',
+    registers: [app.metricsRegistry],
+    async collect() {
+      this.set(await countFailingAmiSettings(ctx.db));
+    },
+  });
   app.addSchema(AmiSettings);
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
@@ -35,7 +45,7 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       summary: "The PBX's Asterisk (AMI) connection settings",
       response: { 200: DataEnvelope(Type.Ref(AmiSettings)), 404: { $ref: 'NotFoundError#' } },
     },
-    handler: async (request) => ({ data: presentAmiSettings(await service.get(tenantOfRequest(request))) }),
+    handler: async (request) => ({ data: await service.read(tenantOfRequest(request)) }),
   });
 
   r.put('/pbx-engine/settings', {
@@ -49,7 +59,7 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       body: SaveAmiSettingsBody,
       response: { 200: DataEnvelope(Type.Ref(AmiSettings)) },
     },
-    handler: async (request) => ({ data: presentAmiSettings(await service.save(tenantOfRequest(request), request.body)) }),
+    handler: async (request) => ({ data: await service.save(tenantOfRequest(request), request.body) }),
   });
 
   r.delete('/pbx-engine/settings', {
@@ -71,9 +81,10 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     schema: {
       tags,
       operationId: 'testAmiConnection',
-      summary: 'Connect, log in and read the Asterisk version with the stored settings',
+      summary: 'Check the stored settings: connect, log in, the permissions the engine needs, and the Asterisk version',
       description:
-        '502 when the PBX is unreachable or refuses the login, 504 when it does not answer in time. ' +
+        'Answers the named checks in `data.checks`: `connect`, `login`, `originate` (the AMI user may send Originate: the `originate` write class), `read_call` and `read_cdr` (it receives call and CDR events: the `call` and `cdr` read classes, read from `manager show user` when the user has the `command` class, else `unverified`), `version`. ' +
+        '502 `{status: "error", message, data: {checks}}` when the PBX is unreachable, refuses the login or a check failed; 504 when it does not answer in time. ' +
         AMI_HOST_RULE +
         ' Stored settings whose host the allow-list no longer admits are refused the same way (422 on `host`), and calls of such a PBX answer 503.',
       querystring: TraceQuery,
@@ -83,11 +94,12 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       const result = await service.test(tenantOfRequest(request), request.query.debugAmiTrace === true);
       return {
         status: 'success',
-        message: 'Connected and logged in to the PBX.',
+        message: 'Connected and logged in to the PBX; the AMI user may do what the engine needs.',
         data: {
           ami_version: result.ami_version,
           asterisk_version: result.asterisk_version,
           latency_ms: result.latency_ms,
+          checks: result.checks,
           ...(result.trace ? { ami_trace: result.trace } : {}),
         },
       };

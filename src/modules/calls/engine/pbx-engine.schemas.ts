@@ -11,6 +11,25 @@ export const AmiSettings = Type.Object(
     secret_set: Type.Boolean({ description: 'The secret is stored (encrypted); it is never returned.' }),
     enabled: Type.Boolean({ description: 'When enabled, calls of this PBX are placed over AMI and its call events are listened to.' }),
     context: Type.String({ description: 'Dialplan context the destination is dialled in.' }),
+    pbx_timezone: Type.String({
+      description:
+        "IANA time zone of the Asterisk host: cdr_manager writes call times in the host's local time, converted to UTC on ingestion. The PBX's own time zone unless set.",
+      examples: ['Europe/Luxembourg'],
+    }),
+    pbx_timezone_set: Type.Boolean({ description: 'Whether `pbx_timezone` was set here (false: it follows the PBX time zone).' }),
+    connection: Type.Object(
+      {
+        state: Type.String({
+          enum: ['ok', 'failing'],
+          description:
+            '`failing` once the event listener had AMI_LOGIN_FAILURE_LIMIT logins refused in a row: it then retries only every AMI_FAILING_RETRY_SECONDS until the settings change or a login succeeds.',
+        }),
+        login_failures: Type.Integer({ description: 'Refused logins of the event listener in a row.' }),
+        failing_since: Type.Union([DateTime(), Type.Null()]),
+        last_error: Type.Union([Type.String(), Type.Null()]),
+      },
+      { description: "The event listener's view of these settings." },
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
   },
@@ -32,6 +51,11 @@ export const SaveAmiSettingsBody = Type.Object(
     ),
     enabled: Type.Optional(Type.Boolean({ default: true })),
     context: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$', default: 'from-internal' })),
+    pbx_timezone: Type.Optional(
+      Type.Union([Type.String({ minLength: 1, maxLength: 64, examples: ['Europe/Luxembourg'] }), Type.Null()], {
+        description: "IANA time zone of the Asterisk host (its /etc/localtime); null or omitted: the PBX's time zone.",
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -46,6 +70,15 @@ export const AmiTraceEntrySchema = Type.Object({
   message: Type.String({ description: 'The AMI message as text; secrets replaced by ********.' }),
 });
 
+export const ConnectionCheckSchema = Type.Object({
+  name: Type.String({ enum: ['connect', 'login', 'originate', 'read_call', 'read_cdr', 'version'] }),
+  status: Type.String({
+    enum: ['passed', 'failed', 'unverified'],
+    description: '`unverified`: the PBX would not tell (no `command` class); does not fail the test.',
+  }),
+  message: Type.String(),
+});
+
 export const ConnectionTestResponse = Type.Object({
   status: Type.String({ examples: ['success'] }),
   message: Type.String(),
@@ -53,6 +86,7 @@ export const ConnectionTestResponse = Type.Object({
     ami_version: Type.String(),
     asterisk_version: Type.Union([Type.String(), Type.Null()]),
     latency_ms: Type.Integer(),
+    checks: Type.Array(ConnectionCheckSchema, { description: 'What the engine needs, each checked by name.' }),
     ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
   }),
 });
@@ -61,7 +95,15 @@ export const EngineErrorBody = Type.Object(
   {
     status: Type.String({ enum: ['error'] }),
     message: Type.String(),
-    data: Type.Optional(Type.Object({ ami_trace: Type.Array(AmiTraceEntrySchema) })),
+    data: Type.Optional(
+      Type.Object({
+        ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
+        checks: Type.Optional(Type.Array(ConnectionCheckSchema, { description: 'The connection test: every check made, the failed ones included.' })),
+      }),
+    ),
   },
-  { description: 'The PBX engine failed: 502 unreachable, login or call refused; 504 no answer in time. `data.ami_trace` only with debugAmiTrace=true.' },
+  {
+    description:
+      'The PBX engine failed: 502 unreachable, login or call refused, the call failed at once, or (connection test) a check failed; 504 no answer in time. `data.ami_trace` only with debugAmiTrace=true.',
+  },
 );

@@ -4,17 +4,19 @@ import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { AmiSettingsTable } from '../calls.tables.js';
-import { amiConnectionOf, AsteriskEngine, testAmiConnection } from './ami/asterisk-engine.js';
+import { IANAZone } from 'luxon';
+import { amiConnectionOf, AsteriskEngine } from './ami/asterisk-engine.js';
+import { testAmiConnection } from './ami/connection-test.js';
 import type { AmiEventHub } from './ami/event-hub.js';
 import { AmiHostGuard, AmiHostRefused } from './ami/host-guard.js';
 import { EngineFailure, type PbxEngine } from './engine.js';
-import { deleteAmiSettings, findAmiSettings, saveAmiSettings } from './pbx-engine.queries.js';
+import { deleteAmiSettings, findAmiSettings, pbxTimezone, saveAmiSettings } from './pbx-engine.queries.js';
 import { DEFAULT_AMI_PORT, type AmiSettings, type SaveAmiSettingsBody } from './pbx-engine.schemas.js';
 import { SimulatedEngine } from './simulated-engine.js';
 
 type SettingsRow = Selectable<AmiSettingsTable>;
 
-export function presentAmiSettings(row: SettingsRow): Static<typeof AmiSettings> {
+export function presentAmiSettings(row: SettingsRow, tenantTimezone: string): Static<typeof AmiSettings> {
   return {
     host: row.host,
     port: row.port,
@@ -22,6 +24,14 @@ export function presentAmiSettings(row: SettingsRow): Static<typeof AmiSettings>
     secret_set: true,
     enabled: row.enabled === 1,
     context: row.context,
+    pbx_timezone: row.pbx_timezone ?? tenantTimezone,
+    pbx_timezone_set: row.pbx_timezone !== null,
+    connection: {
+      state: row.failing_since ? 'failing' : 'ok',
+      login_failures: row.login_failures,
+      failing_since: row.failing_since,
+      last_error: row.last_error,
+    },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -62,10 +72,18 @@ export class PbxEngineService {
     return row;
   }
 
-  async save(tenant: Tenant, body: Static<typeof SaveAmiSettingsBody>): Promise<SettingsRow> {
+  /** The settings as the contract shows them (the host's time zone defaults to the PBX's). */
+  async read(tenant: Tenant): Promise<Static<typeof AmiSettings>> {
+    return presentAmiSettings(await this.get(tenant), await pbxTimezone(this.ctx.db, tenant));
+  }
+
+  async save(tenant: Tenant, body: Static<typeof SaveAmiSettingsBody>): Promise<Static<typeof AmiSettings>> {
     const existing = await findAmiSettings(this.ctx.db, tenant);
     if (!existing && !body.secret) throw ValidationFailed.field('secret', 'The secret field is required.');
     await this.assertHostAdmitted(body.host);
+    if (body.pbx_timezone && !IANAZone.isValidZone(body.pbx_timezone)) {
+      throw ValidationFailed.field('pbx_timezone', 'The pbx timezone must be an IANA time zone such as Europe/Luxembourg.');
+    }
     const now = this.ctx.clock.now().toISOString();
     await saveAmiSettings(this.ctx.db, {
       pbx_id: tenant.pbxId,
@@ -75,11 +93,16 @@ export class PbxEngineService {
       secret_sealed: body.secret ? this.ctx.secrets.seal(body.secret) : existing!.secret_sealed,
       enabled: (body.enabled ?? true) ? 1 : 0,
       context: body.context ?? 'from-internal',
+      pbx_timezone: body.pbx_timezone === undefined ? (existing?.pbx_timezone ?? null) : body.pbx_timezone,
+      // Saved settings start afresh: the listener tries them at once.
+      login_failures: 0,
+      failing_since: null,
+      last_error: null,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
     await this.hub?.refresh(tenant.pbxId);
-    return this.get(tenant);
+    return this.read(tenant);
   }
 
   async remove(tenant: Tenant): Promise<void> {

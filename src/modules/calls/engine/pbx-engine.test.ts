@@ -62,6 +62,9 @@ describe('PBX engine settings and calls over AMI', () => {
           secret_set: true,
           enabled: false,
           context: 'from-internal',
+          pbx_timezone: 'Europe/Luxembourg',
+          pbx_timezone_set: false,
+          connection: { state: 'ok', login_failures: 0, failing_since: null, last_error: null },
           created_at: expect.any(String),
           updated_at: expect.any(String),
         },
@@ -115,6 +118,14 @@ describe('PBX engine settings and calls over AMI', () => {
       const plain = await testConnection(admin.token);
       expect(plain.statusCode).toBe(200);
       expect(plain.json()).toMatchObject({ status: 'success', data: { ami_version: '9.0.0', asterisk_version: expect.stringMatching(/^Asterisk 20\.5\.0/) } });
+      expect(plain.json().data.checks.map((check: { name: string; status: string }) => `${check.name}:${check.status}`)).toEqual([
+        'connect:passed',
+        'login:passed',
+        'originate:passed',
+        'read_call:passed',
+        'read_cdr:passed',
+        'version:passed',
+      ]);
       expect(plain.json().data).not.toHaveProperty('ami_trace');
 
       peer.behaviour = { ...peer.behaviour, legacyCommand: true };
@@ -139,7 +150,11 @@ describe('PBX engine settings and calls over AMI', () => {
       await settings(admin.token, 'PUT', { host: '127.0.0.1', port: 1, username: 'admin', secret: SECRET, enabled: false });
       const unreachable = await testConnection(admin.token);
       expect(unreachable.statusCode).toBe(502);
-      expect(unreachable.json()).toEqual({ status: 'error', message: expect.stringMatching(/unreachable/) });
+      expect(unreachable.json()).toEqual({
+        status: 'error',
+        message: `The PBX at 127.0.0.1:1 is unreachable: it refused the connection.`,
+        data: { checks: [{ name: 'connect', status: 'failed', message: 'The PBX at 127.0.0.1:1 is unreachable: it refused the connection.' }] },
+      });
 
       await settings(admin.token, 'PUT', { host: '127.0.0.1', port, username: 'admin', secret: SECRET, enabled: false });
       peer.behaviour = { ...peer.behaviour, noBanner: true };
@@ -271,9 +286,10 @@ describe('PBX engine settings and calls over AMI', () => {
       expect(detail).toMatchObject({
         type: 'OUTGOING',
         status: 'answered',
-        start_time: '2026-01-15 09:00:00',
-        answer_time: '2026-01-15 09:00:07',
-        end_time: '2026-01-15 09:01:07',
+        // The peer writes Luxembourg local time (CET), as cdr_manager on a host in the PBX's zone does.
+        start_time: '2026-01-15 08:00:00',
+        answer_time: '2026-01-15 08:00:07',
+        end_time: '2026-01-15 08:01:07',
         duration: 67,
         billsec: 60,
         caller: { id: user.id, number: identityNumber },
@@ -340,7 +356,7 @@ describe('PBX engine settings and calls over AMI', () => {
       t.ctx,
       tenant,
       { host: '127.0.0.1', port, username: 'admin', secret: SECRET, context: 'from-internal' },
-      { backoffBaseMs: 20, backoffMaxMs: 80 },
+      { backoffBaseMs: 20, backoffMaxMs: 80, loginFailureLimit: 1000 },
     );
     listener.start();
     await vi.waitFor(() => expect(listener.connections).toBe(1), { timeout: 2000 });

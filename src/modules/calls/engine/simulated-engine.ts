@@ -6,6 +6,7 @@ import type { IngestCdrView } from '../cdrs/cdrs.schemas.js';
 import { callTimeOf } from '../cdrs/call-time.js';
 import { findPlacedCall, updatePlacedCall, usersByExtension } from './pbx-engine.queries.js';
 import { originateAction } from './ami/asterisk-engine.js';
+import { endPlacedCall } from '../origination/placed-calls.js';
 import { maskedText } from './ami/protocol.js';
 import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -121,7 +122,8 @@ export const simulatedCallJob = defineJob<SimulatedCallPayload>({
     const placed = await findPlacedCall(ctx.db, tenant, payload.callId);
     if (placed) {
       const outcome = record.receivers[record.receivers.length - 1].status;
-      await updatePlacedCall(ctx.db, tenant, placed.id, { status: 'ended', reason: outcome.toLowerCase(), updated_at: ctx.clock.now().toISOString() });
+      await updatePlacedCall(ctx.db, tenant, placed.id, { cdr_id: String(record.cdr_id), updated_at: ctx.clock.now().toISOString() });
+      await endPlacedCall(ctx, tenant, placed.id, 'ended', outcome.toLowerCase());
     }
   },
 });

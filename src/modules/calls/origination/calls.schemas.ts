@@ -51,6 +51,16 @@ export const NewCallBody = Type.Object(
         { additionalProperties: false },
       ),
     ),
+    webhook_url: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'uri',
+          maxLength: 2048,
+          description:
+            'Receives the signed webhook `call.ended` or `call.failed` (data: the call as `GET /calls/{id}` shows it) when the call ends; http(s), private addresses refused.',
+        }),
+      ),
+    ),
   },
   { additionalProperties: false },
 );
@@ -80,3 +90,24 @@ export const NewCallResponse = Type.Object({
   ),
 });
 export type NewCallResponseView = Static<typeof NewCallResponse>;
+
+export const CallParams = Type.Object({ id: Uuid({ description: 'The `call_id` of `POST /calls/new`.' }) });
+
+export const PlacedCall = Type.Object(
+  {
+    id: Uuid(),
+    user_id: Uuid({ description: 'Who placed the call.' }),
+    engine: StringEnum(['simulated', 'asterisk']),
+    destination: Type.String(),
+    caller_identity_id: Nullable(Uuid()),
+    status: StringEnum(['queued', 'ringing', 'answered', 'failed', 'ended'], {
+      description: 'queued (sent to the PBX), ringing, answered, failed (never connected; see `reason`), ended (hung up after being answered).',
+    }),
+    reason: Nullable(Type.String({ description: "Why the call failed or ended, in Asterisk's words (originate reason or Q.850 hangup cause)." })),
+    cdr_id: Nullable(Type.Integer({ format: 'int64', description: 'The call-history record (`GET /cdrs/detail/{id}`) once the PBX reported it.' })),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    ended_at: Nullable(Type.String({ format: 'date-time' })),
+  },
+  { $id: 'PlacedCall' },
+);

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Forbidden, ValidationFailed } from '../../../platform/errors.js';
+import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { UserPrincipal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findWebrtc, identitiesAvailableToUsers, twinningsOfUsers } from '../../directory/index.js';
 import { EngineFailure, type RingEndpoint } from '../engine/engine.js';
-import { insertPlacedCall, updatePlacedCall } from '../engine/pbx-engine.queries.js';
+import { findPlacedCall, insertPlacedCall } from '../engine/pbx-engine.queries.js';
+import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
+import { endPlacedCall, presentPlacedCall } from './placed-calls.js';
 import { engineFor } from '../engine/pbx-engine.service.js';
 import { findCallingUser, ownSipDevices } from './calls.queries.js';
 import type { NewCallBodyView, NewCallQueryView, NewCallResponseView } from './calls.schemas.js';
@@ -22,6 +24,14 @@ export interface CallAnswer {
 /** Placing calls for a user through the tenant's PBX engine. */
 export class CallsService {
   constructor(private readonly ctx: AppContext) {}
+
+  /** `GET /calls/{id}`: the caller's own call; an administrator sees every call of the PBX. */
+  async read(tenant: Tenant, principal: UserPrincipal, id: string) {
+    const row = await findPlacedCall(this.ctx.db, tenant, id);
+    if (!row) throw new NotFound('Call not found.');
+    if (row.user_id !== principal.userId && principal.role !== 'admin') throw new Forbidden('This call was placed by another user.');
+    return presentPlacedCall(row);
+  }
 
   /**
    * `POST /calls/new`, with its Idempotency-Key: a retry gets the first answer (a success, or a
@@ -63,6 +73,13 @@ export class CallsService {
 
     // People paste numbers as they read them ("+352 691 12-34 56"); the PBX dials digits.
     const destination = body.destination.replace(/[\s\-()./]/g, '');
+    if (body.webhook_url) {
+      try {
+        await assertPublicUrl(body.webhook_url, this.ctx.config.webhookAllowPrivate);
+      } catch (error) {
+        throw ValidationFailed.field('webhook_url', `The webhook url is not allowed: ${(error as Error).message}.`);
+      }
+    }
     const identity = await this.callerIdentity(tenant, user.id, body.caller_identity);
     const { endpoints, skipped } = await this.endpoints(tenant, user.id, body.targets);
 
@@ -84,6 +101,7 @@ export class CallsService {
       status: 'queued',
       endpoints: JSON.stringify({ ringing: endpoints, skipped }),
       reason: null,
+      webhook_url: body.webhook_url ?? null,
       created_at: now,
       updated_at: now,
     });
@@ -103,14 +121,17 @@ export class CallsService {
         trace: query.debugAmiTrace === true,
       });
     } catch (error) {
-      if (error instanceof EngineFailure) {
-        await updatePlacedCall(this.ctx.db, tenant, callId, {
-          status: 'failed',
-          reason: error.message.slice(0, 255),
-          updated_at: this.ctx.clock.now().toISOString(),
-        });
-      }
+      if (error instanceof EngineFailure) await endPlacedCall(this.ctx, tenant, callId, 'failed', error.message);
       throw error;
+    }
+    if (result.answered) {
+      await this.ctx.db
+        .updateTable('placed_calls')
+        .set({ status: 'answered', updated_at: this.ctx.clock.now().toISOString() })
+        .where('pbx_id', '=', tenant.pbxId)
+        .where('id', '=', callId)
+        .where('status', 'in', ['queued', 'ringing'])
+        .execute();
     }
     return {
       status: 'success',

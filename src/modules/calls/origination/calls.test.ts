@@ -110,6 +110,9 @@ describe('POST /calls/new on the simulated engine', () => {
     expect(detail.json().data.call_flow.length).toBeGreaterThanOrEqual(5);
     const placed = await t.ctx.db.selectFrom('placed_calls').selectAll().where('id', '=', body.data.call_id).executeTakeFirstOrThrow();
     expect(placed.status).toBe('ended');
+    // GET /calls/{id} names the history record the simulated engine wrote.
+    const read = await t.app.inject({ method: 'GET', url: `/api/v1/calls/${body.data.call_id}`, headers: bearer(user.token) });
+    expect(read.json().data).toMatchObject({ id: body.data.call_id, engine: 'simulated', status: 'ended', cdr_id: entry.id, ended_at: expect.any(String) });
   });
 
   it('falls back to a shared default identity, and calls an internal extension as an internal call', async () => {

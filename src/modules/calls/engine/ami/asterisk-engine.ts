@@ -4,7 +4,8 @@ import type { AmiSettingsTable } from '../../calls.tables.js';
 import { EngineFailure, type OriginateRequest, type OriginateResult, type PbxEngine } from '../engine.js';
 import { AmiError, type AmiClient, type AmiTraceEntry } from './client.js';
 import { connectAmi } from './host-guard.js';
-import type { AmiFields } from './protocol.js';
+import type { AmiFields, AmiMessage } from './protocol.js';
+import { originateReason } from './causes.js';
 
 export interface AmiConnection {
   host: string;
@@ -59,7 +60,10 @@ function dialString(endpoint: OriginateRequest['endpoints'][number]): string {
   return endpoint.type === 'sip_device' || endpoint.type === 'webrtc' ? `PJSIP/${endpoint.address}` : `Local/${endpoint.address}@${RING_CONTEXT}-external`;
 }
 
-/** Opens a connection, logs in, and runs `work`; always logs off. Failures become EngineFailure. */
+/**
+ * Opens a connection, logs in, and runs `work`; logs off afterwards, also after a refused login or
+ * call (Asterisk logs a session closed without Logoff). Failures become EngineFailure.
+ */
 export async function withAmi<T>(
   ctx: AppContext,
   connection: AmiConnection,
@@ -74,9 +78,23 @@ export async function withAmi<T>(
     await client.logoff();
     return { value, trace: trace ? client.trace : null };
   } catch (error) {
-    client?.close();
+    // The connection still works after a refusal: say goodbye. After a time-out or a drop, just close.
+    if (client && error instanceof AmiError && (error.kind === 'rejected' || error.kind === 'login_failed')) await client.logoff();
+    else client?.close();
     throw engineFailure(error, trace && client ? client.trace : null);
   }
+}
+
+/** The first OriginateResponse of an action on this connection (Asterisk sends it to the originating session too). */
+function originateResponseOf(client: AmiClient, actionId: string): { event: Promise<AmiMessage>; stop(): void } {
+  let listener: (event: AmiMessage) => void = () => undefined;
+  const event = new Promise<AmiMessage>((resolve) => {
+    listener = (message) => {
+      if (message.get('Event')?.toLowerCase() === 'originateresponse' && message.get('ActionID') === actionId) resolve(message);
+    };
+    client.on('event', listener);
+  });
+  return { event, stop: () => client.off('event', listener) };
 }
 
 /** Places calls on an Asterisk PBX over AMI: one short connection per call (login, Originate, logoff). */
@@ -87,33 +105,38 @@ export class AsteriskEngine implements PbxEngine {
     private readonly connection: AmiConnection,
   ) {}
 
+  /**
+   * `Async: true` answers at once ("successfully queued"); a call Asterisk cannot place at all is
+   * told by an OriginateResponse within milliseconds. That early answer is awaited for
+   * AMI_ORIGINATE_WAIT_MS: a failure is the caller's 502, a call still ringing after it a success.
+   */
   async originate(request: OriginateRequest): Promise<OriginateResult> {
-    const { value: response, trace } = await withAmi(this.ctx, this.connection, request.trace, async (client) => {
-      const { response } = await client.action(originateAction(request, this.connection.context));
-      if (response.get('Response')?.toLowerCase() !== 'success') {
-        throw new AmiError('rejected', `The PBX refused the call: ${response.get('Message') ?? 'Originate failed'}.`);
+    const { value, trace } = await withAmi(this.ctx, this.connection, request.trace, async (client) => {
+      const early = originateResponseOf(client, request.actionId);
+      try {
+        const { response } = await client.action(originateAction(request, this.connection.context));
+        if (response.get('Response')?.toLowerCase() !== 'success') {
+          throw new AmiError('rejected', `The PBX refused the call: ${response.get('Message') ?? 'Originate failed'}.`);
+        }
+        let timer: NodeJS.Timeout | undefined;
+        const window = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.ctx.config.amiOriginateWaitMs)));
+        const outcome = await Promise.race([early.event, window]);
+        clearTimeout(timer);
+        if (outcome && outcome.get('Response')?.toLowerCase() !== 'success') {
+          const reason = originateReason(outcome.get('Reason'));
+          throw new AmiError('rejected', `The PBX could not place the call: ${reason.text} (OriginateResponse reason ${outcome.get('Reason') ?? 'missing'}).`);
+        }
+        return { response, answered: outcome !== null };
+      } finally {
+        early.stop();
       }
-      return response;
     });
-    return { engine: 'asterisk', message: response.get('Message') ?? 'Originate successfully queued', uniqueid: request.actionId, trace };
+    return {
+      engine: 'asterisk',
+      message: value.response.get('Message') ?? 'Originate successfully queued',
+      uniqueid: request.actionId,
+      trace,
+      answered: value.answered,
+    };
   }
-}
-
-/** Logs in and asks the PBX for its version: what the connection-test endpoint reports. */
-export async function testAmiConnection(ctx: AppContext, connection: AmiConnection, trace: boolean) {
-  const started = Date.now();
-  const { value, trace: exchange } = await withAmi(ctx, connection, trace, async (client) => {
-    await client.action([['Action', 'Ping']]);
-    const { response } = await client.action([
-      ['Action', 'Command'],
-      ['Command', 'core show version'],
-    ]);
-    return { banner: client.banner, version: response.output.find((line) => line.trim())?.trim() ?? null };
-  });
-  return {
-    ami_version: value.banner.replace(/^Asterisk Call Manager\//, ''),
-    asterisk_version: value.version,
-    latency_ms: Date.now() - started,
-    trace: exchange,
-  };
 }

@@ -100,11 +100,11 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
       socket.on('error', (error: NodeJS.ErrnoException) => {
         const reason =
           error.code === 'ECONNREFUSED'
-            ? 'refused the connection'
+            ? 'it refused the connection'
             : error.code === 'ENOTFOUND'
-              ? 'could not be resolved'
-              : `failed (${error.code ?? error.message})`;
-        const failure = new AmiError('unreachable', `The PBX at ${options.host}:${options.port} is unreachable: the connection ${reason}.`);
+              ? 'its host name could not be resolved'
+              : `the connection failed (${error.code ?? error.message})`;
+        const failure = new AmiError('unreachable', `The PBX at ${options.host}:${options.port} is unreachable: ${reason}.`);
         fail(failure);
         client.shutdown(failure);
       });

@@ -119,6 +119,8 @@ export class AmiEventHub {
       await current.listener.stop();
     }
     const listener = new AmiEventListener(this.ctx, { pbxId }, amiConnectionOf(this.ctx, row), {
+      loginFailures: row.login_failures,
+      failingSince: row.failing_since,
       ...this.options.listener,
       log: this.options.log,
       guard: this.guard,

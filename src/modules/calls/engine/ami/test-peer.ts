@@ -8,8 +8,12 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { AmiMessage, AmiParser, type AmiFields } from './protocol.js';
 
 export interface PeerBehaviour {
-  /** What Originate does: answer and emit the call's events, refuse it, say nothing, or drop the connection. */
-  originate: 'success' | 'error' | 'silent' | 'disconnect';
+  /**
+   * What Originate does: answer and emit the call's events, refuse it, say nothing, drop the
+   * connection, or (`fail`, as Asterisk 22 does for a channel it cannot create) queue it and send
+   * `OriginateResponse: Failure / Reason: 0` at once, on the same connection, then nothing else.
+   */
+  originate: 'success' | 'error' | 'silent' | 'disconnect' | 'fail';
   /** Answer Command in the legacy `Response: Follows` form instead of `Output:` lines. */
   legacyCommand: boolean;
   /** Emit the call's Cdr event after Hangup. */
@@ -18,13 +22,38 @@ export interface PeerBehaviour {
   noBanner: boolean;
   /** Disposition of the Cdr event. */
   disposition: 'ANSWERED' | 'NO ANSWER' | 'BUSY';
+  /** Cdr times as cdr_manager writes them: the host's local time (here fixed, as a host in that zone would write them). */
+  cdrTimes: { start: string; answer: string; end: string };
+  /** Add `LinkedID` to Cdr events (cdr_manager.conf `[mappings]` `linkedid => LinkedID`). */
+  linkedId: boolean;
 }
+
+/** An AMI user's classes (manager.conf `read =` and `write =`). */
+export interface PeerPermissions {
+  read: string[];
+  write: string[];
+}
+
+const ALL: PeerPermissions = { read: ['all'], write: ['all'] };
+/** The write class each action needs (as Asterisk registers them), and the read class of each event. */
+const WRITE_CLASS: Record<string, string> = { originate: 'originate', command: 'command' };
+const READ_CLASS: Record<string, string> = { newchannel: 'call', hangup: 'call', originateresponse: 'call', cdr: 'cdr' };
 
 export class AmiTestPeer {
   readonly users = new Map<string, string>([['admin', 's3cr3t-ami']]);
   readonly received: AmiMessage[] = [];
   readonly sockets = new Set<Socket>();
-  behaviour: PeerBehaviour = { originate: 'success', legacyCommand: false, emitCdr: true, noBanner: false, disposition: 'ANSWERED' };
+  /** Classes of the AMI users; a user not listed has all. */
+  readonly permissions = new Map<string, PeerPermissions>();
+  behaviour: PeerBehaviour = {
+    originate: 'success',
+    legacyCommand: false,
+    emitCdr: true,
+    noBanner: false,
+    disposition: 'ANSWERED',
+    cdrTimes: { start: '2026-01-15 09:00:00', answer: '2026-01-15 09:00:07', end: '2026-01-15 09:01:07' },
+    linkedId: false,
+  };
   logins = 0;
   /** Connections accepted, so a test can tell that nothing connected at all. */
   accepted = 0;
@@ -56,9 +85,19 @@ export class AmiTestPeer {
     for (const socket of this.sockets) socket.destroy();
   }
 
-  /** Sends an event to every logged-in connection. */
+  /** Sends an event to every logged-in connection whose user may read its class. */
   broadcast(fields: AmiFields): void {
-    for (const socket of this.sockets) if ((socket as Socket & { loggedIn?: boolean }).loggedIn) write(socket, fields);
+    const event = fields.find(([key]) => key === 'Event')?.[1].toLowerCase() ?? '';
+    for (const socket of this.sockets as Set<PeerSocket>) {
+      if (!socket.user) continue;
+      const { read } = this.permissionsOf(socket.user);
+      const wanted = READ_CLASS[event];
+      if (!wanted || read.includes('all') || read.includes(wanted)) write(socket, fields);
+    }
+  }
+
+  private permissionsOf(user: string): PeerPermissions {
+    return this.permissions.get(user) ?? ALL;
   }
 
   actions(name: string): AmiMessage[] {
@@ -82,14 +121,14 @@ export class AmiTestPeer {
     socket.on('data', (chunk: string) => parser.push(chunk));
   }
 
-  private handle(socket: Socket & { loggedIn?: boolean }, message: AmiMessage): void {
+  private handle(socket: PeerSocket, message: AmiMessage): void {
     this.received.push(message);
     const action = message.get('Action')?.toLowerCase();
     const actionId = message.get('ActionID') ?? '';
     const reply = (fields: AmiFields) => write(socket, [...fields.slice(0, 1), ['ActionID', actionId], ...fields.slice(1)]);
     if (action === 'login') {
       if (this.users.get(message.get('Username') ?? '') === message.get('Secret')) {
-        socket.loggedIn = true;
+        socket.user = message.get('Username');
         this.logins++;
         reply([
           ['Response', 'Success'],
@@ -103,12 +142,34 @@ export class AmiTestPeer {
       }
       return;
     }
-    if (!socket.loggedIn)
+    if (!socket.user)
       return reply([
         ['Response', 'Error'],
         ['Message', 'Permission denied'],
       ]);
+    const { write: writable } = this.permissionsOf(socket.user);
+    const needs = WRITE_CLASS[action ?? ''];
+    if (needs && !writable.includes('all') && !writable.includes(needs)) {
+      return reply([
+        ['Response', 'Error'],
+        ['Message', 'Permission denied'],
+      ]);
+    }
     switch (action) {
+      case 'listcommands': {
+        // Only the actions the user may send, as Asterisk lists them.
+        const listed: AmiFields = [
+          ['Ping', 'Keepalive command. (Priv: <none>)'],
+          ['Logoff', 'Logoff Manager. (Priv: <none>)'],
+        ];
+        for (const [name, cls] of [
+          ['Originate', 'originate'],
+          ['Command', 'command'],
+        ]) {
+          if (writable.includes('all') || writable.includes(cls)) listed.push([name, `Execute. (Priv: ${cls},all)`]);
+        }
+        return reply([['Response', 'Success'], ...listed]);
+      }
       case 'ping':
         return reply([
           ['Response', 'Success'],
@@ -123,6 +184,26 @@ export class AmiTestPeer {
         socket.end();
         return;
       case 'command':
+        if (/^manager show user /i.test(message.get('Command') ?? '')) {
+          const name = (message.get('Command') ?? '').replace(/^manager show user /i, '').trim();
+          const classes = (list: string[]) =>
+            list.includes('all')
+              ? 'system,call,log,verbose,command,agent,user,config,dtmf,reporting,cdr,dialplan,originate,agi,cc,aoc,test,security,message'
+              : list.join(',') || '<none>';
+          const perms = this.users.has(name) ? this.permissionsOf(name) : null;
+          return reply([
+            ['Response', 'Success'],
+            ['Message', 'Command output follows'],
+            ...(perms
+              ? ([
+                  ['Output', ''],
+                  ['Output', `          username: ${name}`],
+                  ['Output', `         read perm: ${classes(perms.read)}`],
+                  ['Output', `        write perm: ${classes(perms.write)}`],
+                ] as AmiFields)
+              : ([['Output', `There is no manager called ${name}`]] as AmiFields)),
+          ]);
+        }
         if (this.behaviour.legacyCommand) {
           socket.write(
             `Response: Follows\r\nActionID: ${actionId}\r\nPrivilege: Command\r\nAsterisk 18.20.0 built by root @ pbx on a x86_64 running Linux\r\n\r\nsecond line: with a colon\r\n--END COMMAND--\r\n\r\n`,
@@ -262,6 +343,28 @@ export class AmiTestPeer {
           ['Response', 'Error'],
           ['Message', 'Originate failed'],
         ]);
+      case 'fail': {
+        // What Asterisk 22.10 sent for a channel it could not create (seen against a real PBX).
+        reply([
+          ['Response', 'Success'],
+          ['Message', 'Originate successfully queued'],
+        ]);
+        const failure: AmiFields = [
+          ['Event', 'OriginateResponse'],
+          ['Privilege', 'call,all'],
+          ['ActionID', actionId],
+          ['Response', 'Failure'],
+          ['Channel', message.get('Channel') ?? ''],
+          ['Context', message.get('Context') ?? ''],
+          ['Exten', message.get('Exten') ?? ''],
+          ['Reason', '0'],
+          ['Uniqueid', '<null>'],
+          ['CallerIDNum', '<unknown>'],
+          ['CallerIDName', '<unknown>'],
+        ];
+        setImmediate(() => this.broadcast(failure));
+        return;
+      }
     }
     reply([
       ['Response', 'Success'],
@@ -304,28 +407,63 @@ export class AmiTestPeer {
     ];
     if (this.behaviour.emitCdr) {
       const answered = this.behaviour.disposition === 'ANSWERED';
-      events.push([
+      const times = this.behaviour.cdrTimes;
+      const cdr = (leg: { uniqueid: string; channel: string; source: string; destination: string; context: string; destinationChannel: string }): AmiFields => [
         ['Event', 'Cdr'],
         ['Privilege', 'cdr,all'],
         ['AccountCode', ''],
-        ['Source', /<([^>]+)>/.exec(callerId)?.[1] ?? '101'],
-        ['Destination', exten],
-        ['DestinationContext', message.get('Context') ?? ''],
+        ['Source', leg.source],
+        ['Destination', leg.destination],
+        ['DestinationContext', leg.context],
         ['CallerID', callerId],
-        ['Channel', channel],
-        ['DestinationChannel', answered ? 'PJSIP/trunk-00000099' : ''],
+        ['Channel', leg.channel],
+        ['DestinationChannel', answered ? leg.destinationChannel : ''],
         ['LastApplication', 'Dial'],
         ['LastData', ''],
-        ['StartTime', '2026-01-15 09:00:00'],
-        ['AnswerTime', answered ? '2026-01-15 09:00:07' : ''],
-        ['EndTime', '2026-01-15 09:01:07'],
+        ['StartTime', times.start],
+        ['AnswerTime', answered ? times.answer : ''],
+        ['EndTime', times.end],
         ['Duration', '67'],
         ['BillableSeconds', answered ? '60' : '0'],
         ['Disposition', this.behaviour.disposition],
         ['AMAFlags', 'DOCUMENTATION'],
-        ['UniqueID', uniqueid],
+        ['UniqueID', leg.uniqueid],
         ['UserField', ''],
-      ]);
+        ...(this.behaviour.linkedId ? ([['LinkedID', uniqueid]] as AmiFields) : []),
+      ];
+      const source = /<([^>]+)>/.exec(callerId)?.[1] ?? '101';
+      // Several endpoints ring through Local/ring@pbxapi-ring: Asterisk writes a Cdr for each
+      // Local half that dialled (`<uniqueid>;2` rings the devices, a pbxapi-ring-external half the
+      // twinning), then the call's own (the ;1 half, which dialled the destination).
+      if ((message.get('Channel') ?? '').startsWith('Local/ring@pbxapi-ring')) {
+        const ring = (/PBXAPI_RING=(.*)$/.exec(message.all('Variable').find((v) => v.startsWith('PBXAPI_RING=')) ?? '')?.[1] ?? '').split('&');
+        const device = ring.find((target) => target.startsWith('PJSIP/'));
+        const twinning = ring.find((target) => target.startsWith('Local/'));
+        events.push(
+          cdr({
+            uniqueid: `${uniqueid};2`,
+            channel: `Local/ring@pbxapi-ring-0000${this.sequence};2`,
+            source,
+            destination: 'ring',
+            context: 'pbxapi-ring',
+            destinationChannel: device ? `${device}-0000002a` : '',
+          }),
+        );
+        if (twinning) {
+          const number = /^Local\/([^@]+)@/.exec(twinning)?.[1] ?? '';
+          events.push(
+            cdr({
+              uniqueid: `1768467600.${this.sequence++}`,
+              channel: `Local/${number}@pbxapi-ring-external-0000${this.sequence};2`,
+              source,
+              destination: number,
+              context: 'pbxapi-ring-external',
+              destinationChannel: 'PJSIP/trunk-0000002b',
+            }),
+          );
+        }
+      }
+      events.push(cdr({ uniqueid, channel, source, destination: exten, context: message.get('Context') ?? '', destinationChannel: 'PJSIP/trunk-00000099' }));
     }
     // Events go to every logged-in session, as Asterisk broadcasts them.
     setImmediate(() => {
@@ -362,6 +500,8 @@ export function renderPeerConfig(categories: PeerCategory[]): string {
     })
     .join('\n');
 }
+
+type PeerSocket = Socket & { user?: string };
 
 function write(socket: Socket, fields: AmiFields): void {
   if (!socket.destroyed) socket.write(`${fields.map(([key, value]) => `${key}: ${value}`).join('\r\n')}\r\n\r\n`);
