@@ -18,6 +18,8 @@ export interface ConfigurationDelivery {
   files: Array<DeliveredFile & { sha256: string; content: string }>;
   /** Names of the files that differ from what the PBX ran: their modules are reloaded. */
   changed: string[];
+  /** The engine the running version went to: on another engine every file counts as changed. */
+  lastEngine: string | null;
 }
 
 export interface ConfigurationDeliveryHooks {
@@ -51,7 +53,9 @@ export async function deliverConfiguration(
   if (settings && settings.enabled === 1) {
     await hooks.onDelivering('asterisk');
     try {
-      const result = await deliverConfigurationOverAmi(ctx.config, amiConnectionOf(ctx, settings), delivery.files, delivery.changed, {
+      // The running version went elsewhere (the simulation, before AMI was set up): this Asterisk has never read these files.
+      const changed = delivery.lastEngine === 'asterisk' ? delivery.changed : delivery.files.map((file) => file.name);
+      const result = await deliverConfigurationOverAmi(ctx.config, amiConnectionOf(ctx, settings), delivery.files, changed, {
         onReloading: () => hooks.onReloading(),
       });
       return { engine: 'asterisk', reloaded: result.reloaded };

@@ -2,6 +2,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
 import { AmiTestPeer, renderPeerConfig } from '../../calls/engine/ami/test-peer.js';
+import { withoutTemplates, type DeliveredSection } from '../../calls/engine/ami/config-delivery.js';
+
+/** An Asterisk configuration file read back into sections: `[name](!,template,...)`, `key = value`, `key => value`. */
+function parseConfigText(text: string): DeliveredSection[] {
+  const sections: DeliveredSection[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith(';')) continue;
+    const head = /^\[([^\]]+)\](?:\(([^)]*)\))?$/.exec(line);
+    if (head) {
+      const options = head[2] ? head[2].split(',').map((o) => o.trim()) : [];
+      sections.push({ name: head[1], template: options.includes('!'), inherits: options.filter((o) => o !== '!'), lines: [] });
+      continue;
+    }
+    const pair = /^([^=>\s]+)\s*(=>|=)\s?(.*)$/.exec(line)!;
+    sections[sections.length - 1].lines.push({ key: pair[1], value: pair[3], object: pair[2] === '=>' });
+  }
+  return sections;
+}
 import { acquireLease } from '../../../platform/leases.js';
 import { pushLeaseName } from './push-job.js';
 
@@ -209,15 +228,17 @@ describe('configuration push', () => {
     expect(renderPeerConfig(peer.configFiles.get('pjsip.conf')!)).toContain(secret);
     const token = /pbxapi-sealed-[0-9a-f]{24}/.exec(version.files.find((f: { name: string }) => f.name === 'pjsip.conf').content)![0];
     for (const file of version.files as Array<{ name: string; content: string }>) {
-      // What Asterisk saved is the compiled file without its comments, the secret in place of its token.
-      const expected = file.content
-        .split(token)
-        .join(secret)
-        .split('\n')
-        .filter((line) => !line.startsWith(';'))
-        .join('\n')
-        .replace(/\n{3,}/g, '\n\n')
-        .replace(/^\n+/, '');
+      // What Asterisk saved is the compiled file with its templates written out (UpdateConfig cannot
+      // fill a template), without comments, the secret in place of its token.
+      const written = withoutTemplates(parseConfigText(file.content.split(token).join(secret)));
+      const expected = renderPeerConfig(
+        written.map((section) => ({
+          name: section.name,
+          template: false,
+          inherits: [],
+          lines: section.lines.map((line) => ({ ...line, object: !!line.object })),
+        })),
+      );
       expect(renderPeerConfig(peer.configFiles.get(file.name)!), file.name).toBe(expected);
     }
 

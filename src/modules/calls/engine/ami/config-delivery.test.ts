@@ -60,8 +60,9 @@ describe('configuration delivery over AMI', () => {
     expect(result.written).toEqual(['extensions.conf', 'pjsip.conf']);
     expect(result.reloaded).toEqual(['pbx_config.so']);
     expect(peer.reloads).toEqual(['pbx_config.so']);
+    // Templates written out: Append cannot reach a template category on Asterisk.
     expect(renderPeerConfig(peer.configFiles.get('extensions.conf')!)).toBe(
-      '[pbx-globals](!)\nTIMEOUT = 20\n\n[pbx-more](!)\n\n[pbx-internal](pbx-globals,pbx-more)\nexten => 100,1,Dial(PJSIP/alice,20)\nsame => n,Hangup()\n',
+      '[pbx-internal]\nTIMEOUT = 20\nexten => 100,1,Dial(PJSIP/alice,20)\nsame => n,Hangup()\n',
     );
     // Two sections of one name (an endpoint and its AOR) each keep their own lines.
     expect(renderPeerConfig(peer.configFiles.get('pjsip.conf')!)).toBe('[alice]\ntype = endpoint\naors = alice\n\n[alice]\ntype = aor\nmax_contacts = 1\n');
@@ -72,11 +73,18 @@ describe('configuration delivery over AMI', () => {
       [EMPTY_SOURCE, stagingName('pjsip.conf')],
       [stagingName('pjsip.conf'), 'pjsip.conf'],
     ]);
-    expect(peer.actions('CreateConfig')).toHaveLength(1);
+    // The empty source, then each file's staging and live names (UpdateConfig refuses files that do not exist).
+    expect(peer.actions('CreateConfig').map((m) => m.get('Filename'))).toEqual([
+      EMPTY_SOURCE,
+      stagingName('extensions.conf'),
+      'extensions.conf',
+      stagingName('pjsip.conf'),
+      'pjsip.conf',
+    ]);
 
-    // The empty source exists from now on: "File exists" is no failure.
+    // They exist from now on: "File exists" is no failure, and the files keep their content until replaced.
     await deliverConfigurationOverAmi(config, target, [extensions], []);
-    expect(peer.actions('CreateConfig')).toHaveLength(2);
+    expect(peer.actions('CreateConfig')).toHaveLength(8);
     expect(peer.reloads).toEqual(['pbx_config.so']);
   });
 
@@ -124,8 +132,8 @@ describe('configuration delivery over AMI', () => {
     peer.configBehaviour.updateConfigRefuses = 'pjsip.conf';
     error = await failing();
     expect(error.message).toBe('Writing pjsip.conf: the PBX answered Given category does not exist.');
-    // The live file was never touched, and nothing was reloaded.
-    expect(peer.configFiles.has('pjsip.conf')).toBe(false);
+    // The live file was never written (only created empty, as CreateConfig does), and nothing was reloaded.
+    expect(peer.configFiles.get('pjsip.conf')).toEqual([]);
     expect(peer.reloads).toEqual([]);
 
     peer.configBehaviour.updateConfigRefuses = null;

@@ -6,7 +6,10 @@
  * or nothing per action. A manager message holds at most 128 headers (AST_MAX_MANHEADERS) and a
  * line at most 1024 bytes (the session's input buffer), so a file is built in steps:
  *
- *   1. `CreateConfig pbxapi-empty.conf`: an empty source (once; "File exists" afterwards is fine).
+ *   1. `CreateConfig` of `pbxapi-empty.conf` (an empty source), and of each file's staging and live
+ *      name: UpdateConfig refuses a source or destination that does not exist yet ("File requires
+ *      escalated privileges": is_restricted_file's realpath() fails), and CreateConfig
+ *      (O_CREAT|O_EXCL) never touches an existing file, answering "File exists", which is fine.
  *   2. `UpdateConfig pbxapi-empty.conf -> pbxapi-staging-<file>` with the first sections' edits,
  *      then `UpdateConfig staging -> staging` with the rest, as many as the header limit needs.
  *   3. `UpdateConfig staging -> <file>` without edits: the complete file replaces the live one in
@@ -74,20 +77,42 @@ const FIXED_HEADERS = 5;
 const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*\.conf$/;
 
 /**
+ * The sections with their templates written out: Asterisk's Append finds no template category
+ * (config.c, does_category_match: without a `TEMPLATES=` filter a template never matches, and
+ * action_updateconfig's `catfilter=` option keeps only the text before the second `=`, so no
+ * filter can name them), so a template's lines could never be sent. A category inheriting from
+ * templates starts with their variables, in order, then its own: written out, it reads the same.
+ */
+export function withoutTemplates(sections: DeliveredSection[]): DeliveredSection[] {
+  const templates = new Map(sections.filter((section) => section.template).map((section) => [section.name, section]));
+  const inherited = (names: string[], trail: string[]): DeliveredLine[] =>
+    names.flatMap((name) => {
+      const template = templates.get(name);
+      if (!template) throw new AmiError('rejected', `Template ${name} is not defined in the file.`);
+      if (trail.includes(name)) throw new AmiError('rejected', `Template ${name} inherits from itself.`);
+      return [...inherited(template.inherits ?? [], [...trail, name]), ...template.lines];
+    });
+  return sections
+    .filter((section) => !section.template)
+    .map((section) => ({ name: section.name, lines: [...inherited(section.inherits ?? [], []), ...section.lines] }));
+}
+
+/**
  * The edits that build `file` from an empty one: NewCat for each section, Append for each line.
  * Append edits every category of its name, and pjsip.conf names an endpoint and its AOR alike: a
  * section whose name came before is built under a name of its own, then renamed (RenameCat).
- * Options are split on commas outside quotes (ast_strsep), so several templates go quoted.
  */
 export function fileEdits(file: DeliveredFile): Array<Array<[string, string]>> {
   const edits: Array<Array<[string, string]>> = [];
   const seen = new Set<string>();
-  file.sections.forEach((section, index) => {
+  withoutTemplates(file.sections).forEach((section, index) => {
     const repeated = seen.has(section.name);
     seen.add(section.name);
     const cat = repeated ? `${section.name}~pbxapi-${index}` : section.name;
-    const options = [...(section.template ? ['template'] : []), ...(section.inherits?.length ? [`inherit="${section.inherits.join(',')}"`] : [])];
-    edits.push([['Action', 'NewCat'], ['Cat', cat], ...(options.length ? ([['Options', options.join(',')]] as Array<[string, string]>) : [])]);
+    edits.push([
+      ['Action', 'NewCat'],
+      ['Cat', cat],
+    ]);
     for (const line of section.lines) {
       // A value starting with '>' marks an object line (`key => value`) to action_updateconfig.
       edits.push([
@@ -184,16 +209,20 @@ export async function deliverConfigurationOverAmi(
   const client = await connectAmi(config, target, { trace: true });
   try {
     await client.login(target.username, target.secret);
-    await expectSuccess(
-      client,
-      [
-        ['Action', 'CreateConfig'],
-        ['Filename', EMPTY_SOURCE],
-      ],
-      `Creating ${EMPTY_SOURCE}`,
-      (message) => message === 'File exists',
-    );
+    const create = (name: string) =>
+      expectSuccess(
+        client,
+        [
+          ['Action', 'CreateConfig'],
+          ['Filename', name],
+        ],
+        `Creating ${name}`,
+        (message) => message === 'File exists',
+      );
+    await create(EMPTY_SOURCE);
     for (const { file, actions } of plans) {
+      await create(stagingName(file.name));
+      await create(file.name);
       for (const action of actions) await expectSuccess(client, action, `Writing ${file.name}`);
     }
     await hooks.onReloading?.();

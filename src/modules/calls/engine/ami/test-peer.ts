@@ -287,8 +287,9 @@ export class AmiTestPeer {
     const source = message.get('SrcFilename') ?? '';
     const destination = message.get('DstFilename') ?? '';
     if (!source || !destination) return error('Filename not specified');
-    const loaded = this.configFiles.get(source);
-    if (!loaded) return error('Config file not found');
+    // is_restricted_file() canonicalises both names with realpath(), which fails for a file that does not exist.
+    if (!this.configFiles.has(source) || !this.configFiles.has(destination)) return error('File requires escalated privileges');
+    const loaded = this.configFiles.get(source)!;
     if (this.configBehaviour.updateConfigRefuses === destination) return error('Given category does not exist');
     const categories = loaded.map((category) => ({ ...category, inherits: [...category.inherits], lines: [...category.lines] }));
     for (let x = 0; ; x++) {
@@ -298,11 +299,13 @@ export class AmiTestPeer {
       const cat = message.get(`Cat-${n}`) ?? '';
       if (!cat) return error('Category not specified');
       const value = message.get(`Value-${n}`) ?? '';
-      const matching = categories.filter((category) => category.name === cat);
+      // Without a TEMPLATES= filter (which action_updateconfig cannot pass) a template never matches.
+      const matching = categories.filter((category) => category.name === cat && !category.template);
+      const named = categories.some((category) => category.name === cat);
       if (edit === 'newcat') {
         // Split on commas outside quotes, then strip the quotes, as ast_strsep(..., AST_STRSEP_STRIP) does.
         const options = (message.get(`Options-${n}`) ?? '').match(/(?:[^,"]|"[^"]*")+/g)?.map((option) => option.trim().replace(/"/g, '')) ?? [];
-        if (matching.length && !options.includes('allowdups')) return error('Create category did not complete successfully');
+        if (named && !options.includes('allowdups')) return error('Create category did not complete successfully');
         const inherit = options.find((option) => option.startsWith('inherit='));
         const inherits = inherit ? inherit.slice('inherit='.length).split(',') : [];
         const rest = options.filter((option) => !option.startsWith('inherit='));
