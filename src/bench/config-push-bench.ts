@@ -18,7 +18,12 @@ import { inChunks, withWorkforceBench } from './workforce-bench.js';
 
 export const CONFIG_BENCH_USERS = 5_000;
 
-async function seedDirectoryAtSize(db: Kysely<DB>, dialect: DialectName, pbxId: string, memberId: string): Promise<{ users: number; flows: number; ivrs: number }> {
+async function seedDirectoryAtSize(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  pbxId: string,
+  memberId: string,
+): Promise<{ users: number; flows: number; ivrs: number }> {
   const now = new Date().toISOString();
   const users = Array.from({ length: CONFIG_BENCH_USERS }, (_, i) => ({
     id: randomUUID(),
@@ -29,7 +34,16 @@ async function seedDirectoryAtSize(db: Kysely<DB>, dialect: DialectName, pbxId: 
     created_at: now,
     updated_at: now,
   }));
-  const extensions = users.map((user, i) => ({ id: randomUUID(), pbx_id: pbxId, voip_id: 100_000 + i, user_id: user.id, number: String(10_000 + i), name: user.last_name, created_at: now, updated_at: now }));
+  const extensions = users.map((user, i) => ({
+    id: randomUUID(),
+    pbx_id: pbxId,
+    voip_id: 100_000 + i,
+    user_id: user.id,
+    number: String(10_000 + i),
+    name: user.last_name,
+    created_at: now,
+    updated_at: now,
+  }));
   // The dry run never opens a secret (the files carry a token naming it), so any sealed text serves.
   const devices = extensions.map((extension, i) => ({
     id: randomUUID(),
@@ -57,7 +71,9 @@ async function seedDirectoryAtSize(db: Kysely<DB>, dialect: DialectName, pbxId: 
 
 export async function benchConfigPush(ctx: StepContext): Promise<StepFigures> {
   return withWorkforceBench(ctx, seedDirectoryAtSize, async ({ server, baselineUrl, tenant, seeded, seedSeconds }) => {
-    ctx.log(`seeded ${seeded.users} users (an extension and a SIP device each), ${seeded.flows} call flows and ${seeded.ivrs} IVRs in ${seedSeconds.toFixed(1)} s`);
+    ctx.log(
+      `seeded ${seeded.users} users (an extension and a SIP device each), ${seeded.flows} call flows and ${seeded.ivrs} IVRs in ${seedSeconds.toFixed(1)} s`,
+    );
     const token = await server.login(tenant.admin.email, tenant.admin.password);
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     const url = `${server.apiBase}/pbx/configuration/push?dry_run=1`;
@@ -76,7 +92,13 @@ export async function benchConfigPush(ctx: StepContext): Promise<StepFigures> {
     ctx.log(`dry run: median ${median(times).toFixed(0)} ms over 5 (${(bytes / 1024 / 1024).toFixed(1)} MB answered, a ${diffLines}-line diff)`);
     const comparison = await compareWithBaseline(
       { url: baselineUrl, connections: 1 },
-      [{ id: 'config_dry_run', label: `POST /pbx/configuration/push?dry_run=1 (${seeded.users} users, ${seeded.flows} flows)`, request: { url, headers, method: 'POST', body: '{}', connections: 1 } }],
+      [
+        {
+          id: 'config_dry_run',
+          label: `POST /pbx/configuration/push?dry_run=1 (${seeded.users} users, ${seeded.flows} flows)`,
+          request: { url, headers, method: 'POST', body: '{}', connections: 1 },
+        },
+      ],
       ctx.config,
       (line) => ctx.log(line),
     );

@@ -49,6 +49,13 @@ export const SCENARIOS: Scenario[] = [
     path: '/integrations/api-keys?perPage=15',
     headers: ({ credentials }) => bearer(credentials.adminToken),
   },
+  {
+    // A second list on the same generic path, with a relation embedded (one query per relation).
+    id: 'users_list',
+    label: 'GET /api/v1/users?perPage=15&include=extensions (admin)',
+    path: '/users?perPage=15&include=extensions',
+    headers: ({ credentials }) => bearer(credentials.adminToken),
+  },
 ];
 
 /** More endpoint scenarios, registered by other modules before run.ts starts measuring. */

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi-document.js';
 import { buildTestApp, type TestApp } from '../helpers.js';
@@ -54,6 +56,44 @@ describe('the OpenAPI document as a product', () => {
     expect(document.tags.map((tag) => tag.name).sort()).toEqual([...used].sort());
     for (const tag of document.tags) expect(tag.description, tag.name).toBe(TAG_DESCRIPTIONS[tag.name]);
     expect(document.info.contact?.name).toBeTruthy();
+  });
+
+  it('gives every JSON request body an example that its schema accepts', () => {
+    type Media = { schema?: { $ref?: string }; example?: unknown; examples?: Record<string, { value: unknown }> };
+    const full = document as unknown as {
+      components: Record<string, unknown>;
+      paths: Record<string, Record<string, { requestBody?: { content?: Record<string, Media> } }>>;
+    };
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addVocabulary(['example', 'discriminator']);
+    ajv.addSchema({ $id: 'doc', components: full.components });
+    const local = (schema: unknown) => JSON.parse(JSON.stringify(schema).replace(/"#\/components/g, '"doc#/components')) as object;
+    const missing: string[] = [];
+    const refused: string[] = [];
+    for (const [path, methods] of Object.entries(full.paths))
+      for (const [method, operation] of Object.entries(methods)) {
+        const media = operation.requestBody?.content?.['application/json'];
+        const schema = media?.schema;
+        if (!media || !schema) continue;
+        // The generator moves a body schema's examples onto its media type; a referenced schema keeps its own.
+        const target = (schema.$ref ? (full.components.schemas as Record<string, { examples?: unknown[] }>)[schema.$ref.split('/').pop()!] : schema) as {
+          examples?: unknown[];
+        };
+        const examples = [
+          ...(target.examples ?? []),
+          ...(media.example !== undefined ? [media.example] : []),
+          ...Object.values(media.examples ?? {}).map((e) => e.value),
+        ];
+        if (examples.length === 0) {
+          missing.push(`${method} ${path}`);
+          continue;
+        }
+        const validate = ajv.compile(local(schema));
+        for (const example of examples) if (!validate(example)) refused.push(`${method} ${path}: ${ajv.errorsText(validate.errors)}`);
+      }
+    expect(missing).toEqual([]);
+    expect(refused).toEqual([]);
   });
 
   it('generates a typed client that compiles (openapi-typescript), so a broken document fails here', async () => {

@@ -195,7 +195,43 @@ export const IngestCdr = Type.Object(
 export type IngestCdrView = Static<typeof IngestCdr>;
 
 export const MAX_INGEST_BATCH = 500;
-export const IngestBody = Type.Object({ cdrs: Type.Array(Type.Ref(IngestCdr), { minItems: 1, maxItems: MAX_INGEST_BATCH }) }, { additionalProperties: false });
+export const IngestBody = Type.Object(
+  { cdrs: Type.Array(Type.Ref(IngestCdr), { minItems: 1, maxItems: MAX_INGEST_BATCH }) },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        cdrs: [
+          {
+            cdr_id: 48211,
+            type: 'INCOMING',
+            start_time: '2026-11-24 09:00:04',
+            answer_time: '2026-11-24 09:00:12',
+            end_time: '2026-11-24 09:03:40',
+            duration: 216,
+            billsec: 208,
+            caller: { name: 'Marc Weber', number: '+352691234567' },
+            receivers: [
+              {
+                status: 'ANSWERED',
+                name: 'Anna Schmit',
+                number: '201',
+                start_time: '2026-11-24 09:00:05',
+                answer_time: '2026-11-24 09:00:12',
+                end_time: '2026-11-24 09:03:40',
+                duration: 215,
+                billsec: 208,
+                via_name: 'Main number',
+                via_number: '+35227123400',
+                via_type: 'CALL_FLOW',
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  },
+);
 export const IngestResponse = Type.Object({
   data: Type.Object({
     received: Type.Integer(),

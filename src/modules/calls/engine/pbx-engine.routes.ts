@@ -43,6 +43,8 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       tags,
       operationId: 'getAmiSettings',
       summary: "The PBX's Asterisk (AMI) connection settings",
+      description:
+        'Administrators only. The stored host, port, username, context, whether the engine is enabled, the Asterisk host’s time zone, and the connection state (ok, or failing after repeated refused logins, with the last error); the secret is never returned (`secret_set` tells whether one is stored). 404 when none are stored: calls then go through the default engine.',
       response: { 200: DataEnvelope(Type.Ref(AmiSettings)), 404: { $ref: 'NotFoundError#' } },
     },
     handler: async (request) => ({ data: await service.read(tenantOfRequest(request)) }),
@@ -68,6 +70,8 @@ export async function pbxEngineRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       tags,
       operationId: 'deleteAmiSettings',
       summary: 'Forget the AMI settings (calls go back to the default engine)',
+      description:
+        'Administrators only. Deletes the stored settings and secret for good; the AMI event listener of this PBX stops, and calls and configuration pushes go to the default engine (the simulated one unless PBX_ENGINE says otherwise). 404 when none are stored.',
       response: { 204: Type.Null(), 404: { $ref: 'NotFoundError#' } },
     },
     handler: async (request, reply) => {

@@ -57,7 +57,20 @@ export const SaveAmiSettingsBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        host: 'pbx.example.com',
+        port: 5038,
+        username: 'pbxapi',
+        secret: 'a-long-ami-secret',
+        enabled: true,
+        context: 'from-internal',
+        pbx_timezone: 'Europe/Luxembourg',
+      },
+    ],
+  },
 );
 
 export const TraceQuery = Type.Object({

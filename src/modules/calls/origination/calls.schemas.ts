@@ -62,7 +62,12 @@ export const NewCallBody = Type.Object(
       ),
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      { destination: '+352621123456', targets: { sip_devices: null, webrtc: true, twinning: false }, webhook_url: 'https://crm.example.com/hooks/pbx' },
+    ],
+  },
 );
 export type NewCallBodyView = Static<typeof NewCallBody>;
 
