@@ -17,6 +17,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('files', 'text', (c) => c.notNull())
     .addColumn('manifest', 'text', (c) => c.notNull())
+    // The routing (graph and numbers, JSON) the version was compiled from: what a simulated PBX routes calls by.
+    .addColumn('routing', 'text')
     .addColumn('diff_summary', 'text', (c) => c.notNull())
     .addColumn('rollback_of', 'integer')
     .addColumn('status', 'varchar(16)', (c) => c.notNull())
@@ -47,6 +49,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('version', 'integer', (c) => c.notNull())
     .addColumn('hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('files', 'text', (c) => c.notNull())
+    .addColumn('routing', 'text')
     .addColumn('applied_at', TS, (c) => c.notNull())
     .execute();
 }

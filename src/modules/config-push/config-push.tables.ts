@@ -5,6 +5,7 @@
  * simulated engine's active configuration (what a simulated PBX "runs", written by the calls
  * domain's simulated engine when a push reaches it).
  */
+import type { Generated } from 'kysely';
 import type { Timestamp } from '../../db/columns.js';
 
 export type ConfigPushStatus = 'queued' | 'delivering' | 'reloading' | 'done' | 'failed';
@@ -21,6 +22,8 @@ export interface ConfigVersionTable {
   files: string;
   /** The manifest (JSON text) generated for this version. */
   manifest: string;
+  /** The routing snapshot (JSON) the version was compiled from, for a simulated PBX; null before it was kept. */
+  routing: Generated<string | null>;
   /** JSON: `{base_version, files: [{name, status, additions, deletions}], additions, deletions}`. */
   diff_summary: string;
   /** Version this one pushed again (a rollback), else null. */
@@ -55,6 +58,8 @@ export interface SimulatedConfigurationTable {
   hash: string;
   /** JSON: `[{name, sha256, content}]`. */
   files: string;
+  /** The routing snapshot of the version (JSON), by which the simulation routes calls to the PBX's numbers. */
+  routing: Generated<string | null>;
   applied_at: Timestamp;
 }
 

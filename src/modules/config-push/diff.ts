@@ -1,4 +1,4 @@
-import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
+import { FILE_HEADERS_ONLY, formatPatch, structuredPatch, type StructuredPatch } from 'diff';
 
 export type FileChange = 'added' | 'removed' | 'changed' | 'unchanged';
 
@@ -24,11 +24,45 @@ interface FileText {
 }
 
 /**
+ * How long the line diff of one file may take. A file that changed nearly everywhere (a first
+ * push, thousands of users added) makes Myers' diff quadratic: past this it is shown as replaced
+ * whole, still a valid unified diff with exact counts.
+ */
+const DIFF_TIMEOUT_MS = 1500;
+
+const linesOf = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+function wholeFilePatch(oldName: string, newName: string, before: string, after: string): StructuredPatch {
+  const removed = linesOf(before);
+  const added = linesOf(after);
+  return {
+    oldFileName: oldName,
+    newFileName: newName,
+    oldHeader: '',
+    newHeader: '',
+    hunks: [
+      {
+        oldStart: removed.length ? 1 : 0,
+        oldLines: removed.length,
+        newStart: added.length ? 1 : 0,
+        newLines: added.length,
+        lines: [...removed.map((line) => `-${line}`), ...added.map((line) => `+${line}`)],
+      },
+    ],
+  };
+}
+
+/**
  * A unified diff (`--- a/<file>` / `+++ b/<file>`, three lines of context) of every file that
  * changed from `before` to `after`, and the count of lines added and removed per file. Files are
  * taken in name order; an absent file counts as empty.
  */
-export function diffFiles(before: FileText[], after: FileText[], baseVersion: number | null): { diff: string; summary: DiffSummary } {
+export function diffFiles(
+  before: FileText[],
+  after: FileText[],
+  baseVersion: number | null,
+  timeoutMs = DIFF_TIMEOUT_MS,
+): { diff: string; summary: DiffSummary } {
   const old = new Map(before.map((file) => [file.name, file]));
   const fresh = new Map(after.map((file) => [file.name, file]));
   const names = [...new Set([...old.keys(), ...fresh.keys()])].sort();
@@ -42,7 +76,11 @@ export function diffFiles(before: FileText[], after: FileText[], baseVersion: nu
       files.push({ name, status, additions: 0, deletions: 0 });
       continue;
     }
-    const patch = structuredPatch(a ? `a/${name}` : '/dev/null', b ? `b/${name}` : '/dev/null', a?.content ?? '', b?.content ?? '', '', '', { context: 3 });
+    const oldName = a ? `a/${name}` : '/dev/null';
+    const newName = b ? `b/${name}` : '/dev/null';
+    const patch =
+      structuredPatch(oldName, newName, a?.content ?? '', b?.content ?? '', '', '', { context: 3, timeout: timeoutMs }) ??
+      wholeFilePatch(oldName, newName, a?.content ?? '', b?.content ?? '');
     let additions = 0;
     let deletions = 0;
     for (const hunk of patch.hunks)

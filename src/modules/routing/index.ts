@@ -17,3 +17,5 @@ export { seedRouting } from './routing.seed.js';
 /** What config-push compiles: the node types of a call flow and the IVR step target types. */
 export type { CallFlowNode } from './call-flows/call-flow-nodes.js';
 export { STEP_TARGET_TYPES } from './usages.js';
+/** The routing frozen with a configuration version, and a call routed by it (the simulated PBX). */
+export { routingSnapshot, routeBySnapshot, type RoutedCall } from './graph/snapshot.js';

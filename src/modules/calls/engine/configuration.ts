@@ -20,6 +20,8 @@ export interface ConfigurationDelivery {
   changed: string[];
   /** The engine the running version went to: on another engine every file counts as changed. */
   lastEngine: string | null;
+  /** The routing the version was compiled from (JSON), for the simulated engine to route calls by. */
+  routing: string | null;
 }
 
 export interface ConfigurationDeliveryHooks {

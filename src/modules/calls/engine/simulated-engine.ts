@@ -10,6 +10,7 @@ import { endPlacedCall } from '../origination/placed-calls.js';
 import { maskedText } from './ami/protocol.js';
 import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { routeBySnapshot } from '../../routing/index.js';
 
 interface SimulatedCallPayload {
   pbxId: string;
@@ -35,7 +36,9 @@ const at = (start: Date, seconds: number) => callTimeOf(new Date(start.getTime()
 
 /**
  * The call a simulated PBX would have recorded: the user's endpoints ring first (click-to-call),
- * one answers, then the destination rings and answers, is busy, or does not answer.
+ * one answers, then the destination rings and answers, is busy, or does not answer. A call to one
+ * of the PBX's own numbers, once a configuration was pushed to the simulation, goes the way the
+ * pushed routing sends it (its flows, menus timing out, queues), each step in the call's timeline.
  */
 export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayload): Promise<IngestCdrView> {
   const roll = dice(payload.callId);
@@ -48,7 +51,19 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
   const outcome: 'ANSWERED' | 'MISSED' | 'BUSY' = outcomeRoll < 75 ? 'ANSWERED' : outcomeRoll < 90 ? 'MISSED' : 'BUSY';
   const talk = outcome === 'ANSWERED' ? 15 + roll(240) : 0;
   const destinationStart = ownRing;
-  const end = destinationStart + (outcome === 'BUSY' ? 1 : destinationRing) + talk;
+  // A pushed configuration routes calls to the PBX's own numbers by the routing it was compiled from.
+  const routing = (await ctx.db.selectFrom('simulated_configurations').select('routing').where('pbx_id', '=', tenant.pbxId).executeTakeFirst())?.routing;
+  const routed = routing
+    ? await routeBySnapshot(ctx.db, tenant, routing, {
+        dialled: payload.destination,
+        at: new Date(start.getTime() + destinationStart * 1000),
+        answer: outcome === 'ANSWERED' ? 'first_available' : 'nobody',
+      })
+    : null;
+  const finalOutcome: 'ANSWERED' | 'MISSED' | 'BUSY' = routed ? (routed.result === 'hung_up' || routed.result === 'loop' ? 'MISSED' : 'ANSWERED') : outcome;
+  const answerAt = destinationStart + destinationRing;
+  const talkTime = finalOutcome === 'ANSWERED' ? talk || 15 + roll(240) : 0;
+  const ended = destinationStart + (finalOutcome === 'BUSY' ? 1 : destinationRing) + talkTime;
   const answeredOwn = payload.endpoints[0];
   const ownLegs = payload.endpoints.map((endpoint, index) => {
     const via =
@@ -63,47 +78,68 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
       number: endpoint.address,
       start_time: at(start, 0),
       answer_time: answered ? at(start, ownRing) : null,
-      end_time: answered ? at(start, end) : at(start, ownRing),
-      duration: answered ? end : ownRing,
-      billsec: answered ? end - ownRing : 0,
+      end_time: answered ? at(start, ended) : at(start, ownRing),
+      duration: answered ? ended : ownRing,
+      billsec: answered ? ended - ownRing : 0,
       ...via,
     };
   });
+  const answeredBy = routed?.answeredBy;
   const destinationLeg = {
-    user_id: internalUser?.userId ?? null,
-    status: outcome,
-    name: internalUser?.name ?? '',
+    user_id: (answeredBy?.type === 'user' || answeredBy?.type === 'voicemail' ? answeredBy.id : null) ?? internalUser?.userId ?? null,
+    status: finalOutcome,
+    name: answeredBy ? (answeredBy.type === 'voicemail' ? `Voicemail of ${answeredBy.name}` : answeredBy.name) : (internalUser?.name ?? ''),
     number: payload.destination,
     start_time: at(start, destinationStart),
-    answer_time: outcome === 'ANSWERED' ? at(start, destinationStart + destinationRing) : null,
-    end_time: at(start, end),
-    duration: end - destinationStart,
-    billsec: talk,
+    answer_time: finalOutcome === 'ANSWERED' ? at(start, answerAt) : null,
+    end_time: at(start, ended),
+    duration: ended - destinationStart,
+    billsec: talkTime,
+    ...(routed?.via ? { via_id: routed.via.id, via_name: routed.via.name, via_number: payload.destination, via_type: routed.via.type } : {}),
   };
+  const routedItems: IngestCdrView['call_flow'] = (routed?.steps ?? [])
+    .filter((step) => step.kind !== 'number')
+    .map((step) => ({
+      color:
+        step.outcome === 'answered' || step.outcome === 'voicemail'
+          ? 'success'
+          : step.kind === 'hangup' || step.kind === 'loop'
+            ? 'danger'
+            : ['no_answer', 'overflow', 'timeout', 'closed', 'holiday'].includes(step.outcome)
+              ? 'warning'
+              : 'secondary',
+      text: (step.name ? `${step.name}: ${step.reason}` : step.reason).slice(0, 500),
+      sub_text: step.kind,
+      time: at(start, destinationStart),
+    }));
   const flow: IngestCdrView['call_flow'] = [
     { color: 'info', text: 'Call placed through the API', sub_text: `to ${payload.destination}`, time: at(start, 0) },
     ...payload.endpoints.map((endpoint) => ({ color: 'secondary' as const, text: `Ringing ${endpoint.name}`, sub_text: endpoint.type, time: at(start, 0) })),
     { color: 'success', text: `Answered on ${answeredOwn.name}`, sub_text: null, time: at(start, ownRing) },
     { color: 'info', text: `Dialling ${payload.destination}`, sub_text: internalUser ? internalUser.name : null, time: at(start, destinationStart) },
-    outcome === 'ANSWERED'
-      ? { color: 'success', text: `${payload.destination} answered`, sub_text: null, time: at(start, destinationStart + destinationRing) }
-      : {
-          color: outcome === 'BUSY' ? 'danger' : 'warning',
-          text: outcome === 'BUSY' ? `${payload.destination} is busy` : `${payload.destination} did not answer`,
-          sub_text: null,
-          time: at(start, end),
-        },
-    { color: 'secondary', text: 'Call ended', sub_text: null, time: at(start, end) },
+    ...(routed
+      ? routedItems
+      : [
+          outcome === 'ANSWERED'
+            ? { color: 'success' as const, text: `${payload.destination} answered`, sub_text: null, time: at(start, answerAt) }
+            : {
+                color: outcome === 'BUSY' ? ('danger' as const) : ('warning' as const),
+                text: outcome === 'BUSY' ? `${payload.destination} is busy` : `${payload.destination} did not answer`,
+                sub_text: null,
+                time: at(start, ended),
+              },
+        ]),
+    { color: 'secondary', text: 'Call ended', sub_text: null, time: at(start, ended) },
   ];
   return {
     // Milliseconds of the placing time and three digits of the call id: unique and increasing.
     cdr_id: start.getTime() * 1000 + roll(1000),
     type: 'OUTGOING',
     start_time: at(start, 0),
-    answer_time: outcome === 'ANSWERED' ? at(start, destinationStart + destinationRing) : null,
-    end_time: at(start, end),
-    duration: end,
-    billsec: talk,
+    answer_time: finalOutcome === 'ANSWERED' ? at(start, answerAt) : null,
+    end_time: at(start, ended),
+    duration: ended,
+    billsec: talkTime,
     is_internal: !!internalUser,
     caller: { user_id: payload.userId, name: payload.userName, number: payload.callerNumber },
     receivers: [...ownLegs, destinationLeg],
@@ -172,12 +208,13 @@ export class SimulatedEngine implements PbxEngine {
   /** A push reaching the simulated PBX: its files become what the simulation runs (one row per PBX). */
   async applyConfiguration(
     tenant: Tenant,
-    delivery: { version: number; hash: string; files: Array<{ name: string; sha256: string; content: string }> },
+    delivery: { version: number; hash: string; files: Array<{ name: string; sha256: string; content: string }>; routing: string | null },
   ): Promise<void> {
     const row = {
       version: delivery.version,
       hash: delivery.hash,
       files: JSON.stringify(delivery.files.map(({ name, sha256, content }) => ({ name, sha256, content }))),
+      routing: delivery.routing,
       applied_at: this.ctx.clock.now().toISOString(),
     };
     await this.ctx.db

@@ -70,7 +70,7 @@ export async function deliverPush(ctx: AppContext, payload: PushPayload, jobId: 
     const result = await deliverConfiguration(
       ctx,
       tenant,
-      { version: row.version, hash: row.hash, files, changed, lastEngine: running?.engine ?? null },
+      { version: row.version, hash: row.hash, files, changed, lastEngine: running?.engine ?? null, routing: row.routing },
       {
         onDelivering: (engine) =>
           updateVersion(ctx.db, tenant, row.id, { status: 'delivering', engine, reason: null, started_at: row.started_at ?? now(), updated_at: now() }),

@@ -6,6 +6,7 @@ import { NotFound, TooManyRequests } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { compileConfiguration, loadConfigurationSnapshot, manifestFile, type CompiledConfiguration, type ConfigFile } from '../compiler/index.js';
 import { diffFiles, type DiffSummary } from '../diff.js';
+import { routingSnapshot } from '../../routing/index.js';
 import type { ConfigVersionRow } from '../versions/versions.queries.js';
 import {
   findVersion,
@@ -77,14 +78,14 @@ export class ConfigPushService {
   /** Compiles now and pushes the result. */
   async push(tenant: Tenant, principal: Principal, requestId: string | null): Promise<ConfigVersionRow> {
     const compiled = await this.compileNow(tenant);
-    return this.enqueue(tenant, principal, requestId, compiled, null);
+    return this.enqueue(tenant, principal, requestId, compiled, null, await routingSnapshot(this.ctx.db, tenant));
   }
 
   /** Pushes an earlier version's files again, as a new version. */
   async rollback(tenant: Tenant, principal: Principal, requestId: string | null, version: string): Promise<ConfigVersionRow> {
     const target = await this.version(tenant, version);
     const files = filesOf(target);
-    return this.enqueue(tenant, principal, requestId, { files, hash: target.hash }, target.version);
+    return this.enqueue(tenant, principal, requestId, { files, hash: target.hash }, target.version, target.routing);
   }
 
   /**
@@ -97,6 +98,7 @@ export class ConfigPushService {
     requestId: string | null,
     compiled: CompiledConfiguration,
     rollbackOf: number | null,
+    routing: string | null,
   ): Promise<ConfigVersionRow> {
     const { ctx } = this;
     const now = ctx.clock.now();
@@ -121,6 +123,7 @@ export class ConfigPushService {
         hash: compiled.hash,
         files: JSON.stringify(compiled.files),
         manifest: manifest.content,
+        routing,
         diff_summary: JSON.stringify(summary),
         rollback_of: rollbackOf,
         status: 'queued',

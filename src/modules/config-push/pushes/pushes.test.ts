@@ -117,6 +117,47 @@ describe('configuration push', () => {
     expect(again).toMatchObject({ has_changes: false, diff: '', diff_summary: { base_version: 1, additions: 0, deletions: 0 } });
   });
 
+  it('routes a simulated call to one of the PBX numbers the way the pushed configuration does, not by later changes', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const reception = await createUser(t.ctx, { tenant, fields: { first_name: 'Rita', last_name: 'Reception' } });
+    const other = await createUser(t.ctx, { tenant, fields: { first_name: 'Otto', last_name: 'Other' } });
+    const caller = await createUser(t.ctx, { tenant });
+    await createSipDevice(t.ctx, tenant, { user_id: caller.id });
+    const api = (method: 'POST' | 'PATCH' | 'GET', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(admin.token), ...(payload ? { payload } : {}) });
+    const flow = (
+      await api('POST', '/call-flows', {
+        name: 'Front desk',
+        entry: 'ring',
+        nodes: [
+          { key: 'ring', type: 'ring_user', user_id: reception.id, no_answer: 'box' },
+          { key: 'box', type: 'voicemail', user_id: reception.id },
+        ],
+      })
+    ).json().data;
+    expect((await api('POST', '/phone-numbers', { number: '+35227700100', destination_type: 'call_flow', destination_id: flow.id })).statusCode).toBe(201);
+    expect((await push(admin.token)).statusCode).toBe(202);
+    await t.app.jobs.drain();
+    // Changed after the push: the simulated PBX does not know it yet.
+    expect((await api('PATCH', `/call-flows/${flow.id}`, { nodes: [{ key: 'ring', type: 'ring_user', user_id: other.id }] })).statusCode).toBe(200);
+
+    const placed = await t.app.inject({ method: 'POST', url: '/api/v1/calls/new', headers: bearer(caller.token), payload: { destination: '27700100' } });
+    expect(placed.statusCode).toBe(200);
+    t.clock.advance(t.ctx.config.simulatedCdrDelaySeconds + 1);
+    await t.app.jobs.drain();
+    const history = await t.app.inject({ method: 'GET', url: '/api/v1/cdrs', headers: bearer(admin.token) });
+    const record = history.json().data[0];
+    const detail = (await t.app.inject({ method: 'GET', url: `/api/v1/cdrs/detail/${record.cdr_id ?? record.id}`, headers: bearer(admin.token) })).json();
+    const legs = (detail.data ?? detail).receivers as Array<{ name: string; via_type: string | null; via_name: string | null }>;
+    const destination = legs[legs.length - 1];
+    expect(destination.via_type).toBe('CALL_FLOW');
+    expect(destination.via_name).toBe('Front desk');
+    expect(['Rita Reception', 'Voicemail of Rita Reception']).toContain(destination.name);
+    const timeline = ((detail.data ?? detail).call_flow as Array<{ text: string }>).map((item) => item.text).join('\n');
+    expect(timeline).toContain('Front desk');
+    expect(timeline).not.toContain('Otto Other');
+  });
+
   it('marks a data change as unpushed, and the dry run shows it as a unified diff', async () => {
     const { tenant, admin } = await tenantWithAdmin();
     expect((await push(admin.token)).statusCode).toBe(202);
