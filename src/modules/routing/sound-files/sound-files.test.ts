@@ -299,7 +299,12 @@ describe('sound files', () => {
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
     const fields = { name: 'Mine', type: 'announcement' };
 
-    for (const reader of [user.token, await createKey(t.ctx, admin.tenant, 'integration', ['call-routing']), await createKey(t.ctx, admin.tenant, 'pbx')]) {
+    for (const reader of [
+      user.token,
+      await createKey(t.ctx, admin.tenant, 'integration', ['call-routing']),
+      await createKey(t.ctx, admin.tenant, 'pbx'),
+      await createKey(t.ctx, admin.tenant, 'pbx_server'),
+    ]) {
       expect((await call('GET', '/sound-files', reader)).json().data.map((f: { id: string }) => f.id)).toEqual([id]);
       expect((await call('GET', `/sound-files/${id}`, reader)).statusCode).toBe(200);
       expect((await download(reader, id)).rawPayload.equals(welcome)).toBe(true);
