@@ -25,10 +25,10 @@ interface FileText {
 
 /**
  * How long the line diff of one file may take. A file that changed nearly everywhere (a first
- * push, thousands of users added) makes Myers' diff quadratic: past this it is shown as replaced
+ * push, thousands of users added) makes Myers' diff quadratic: past half a second it is shown as replaced
  * whole, still a valid unified diff with exact counts.
  */
-const DIFF_TIMEOUT_MS = 1500;
+const DIFF_TIMEOUT_MS = 500;
 
 const linesOf = (text: string) => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
 
