@@ -61,6 +61,23 @@ export class ValidationFailed extends HttpError {
   }
 }
 
+/**
+ * Runs every check and answers one 422 with all their field errors, as a form would, rather than
+ * the first; anything but a ValidationFailed goes through as it is.
+ */
+export async function collectFieldErrors(checks: Array<() => Promise<unknown>>): Promise<void> {
+  const errors: FieldErrors = {};
+  for (const check of checks) {
+    try {
+      await check();
+    } catch (error) {
+      if (!(error instanceof ValidationFailed)) throw error;
+      for (const [field, messages] of Object.entries(error.errors)) (errors[field] ??= []).push(...messages);
+    }
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
+}
+
 /** Laravel's summary: the first message, plus "(and N more errors)". */
 function summarise(errors: FieldErrors): string {
   const all = Object.values(errors).flat();

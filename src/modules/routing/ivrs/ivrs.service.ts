@@ -4,7 +4,7 @@ import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
+import { collectFieldErrors, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import { refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
@@ -20,20 +20,6 @@ type Executor = AppContext['db'] | Transaction<DB>;
 
 const DEFAULTS = { default_action: 'hangup', timeout_seconds: 5, max_repeats: 2 } as const;
 
-/** Runs every check and reports all their 422 field errors at once, as a form would. */
-async function checkAll(checks: Array<() => Promise<void>>): Promise<void> {
-  const errors: FieldErrors = {};
-  for (const check of checks) {
-    try {
-      await check();
-    } catch (error) {
-      if (!(error instanceof ValidationFailed)) throw error;
-      Object.assign(errors, error.errors);
-    }
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-}
-
 /** IVR menus: an announcement, then a step per key (call flows or other menus), with a timeout behaviour. */
 export class IvrsService {
   constructor(private readonly ctx: AppContext) {}
@@ -46,7 +32,7 @@ export class IvrsService {
 
   /** The body's references: its own PBX, an announcement and music of the PBX of the right types. */
   private checkReferences(db: Executor, tenant: Tenant, body: UpdateIvrInput): Promise<void> {
-    return checkAll([
+    return collectFieldErrors([
       async () => {
         if (body.pbx_id !== undefined && body.pbx_id !== tenant.pbxId) throw ValidationFailed.field('pbx_id', 'The selected pbx id is invalid.');
       },
@@ -160,7 +146,7 @@ export class IvrsService {
       await restore(trx, this.ctx.clock, 'ivrs', tenant, id, IVR_NOT_FOUND);
       const row = await this.ivr(trx, tenant, id);
       const steps = (await liveStepsOfIvrs(trx, tenant, [id])).get(id) ?? [];
-      await checkAll([
+      await collectFieldErrors([
         () => assertSoundFile(trx, tenant, row.announcement_id, 'announcement', 'announcement'),
         async () => {
           if (row.music_on_hold_id) await assertSoundFile(trx, tenant, row.music_on_hold_id, 'music', 'musicOnHold');

@@ -4,7 +4,7 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { DB } from '../../../db/schema.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
+import { collectFieldErrors, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { existsInPbx, refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { pbxCountry } from '../../directory/index.js';
@@ -33,23 +33,6 @@ const NOT_FOUND = 'Queue not found.';
 type MemberInput = NonNullable<CreateQueueInput['members']>[number];
 
 /**
- * Runs each check and gathers the 422s they throw into one, so a body with several bad fields is
- * answered with all of them at once.
- */
-async function collectErrors(checks: Array<() => Promise<unknown>>): Promise<void> {
-  const errors: FieldErrors = {};
-  for (const check of checks) {
-    try {
-      await check();
-    } catch (error) {
-      if (!(error instanceof ValidationFailed)) throw error;
-      for (const [field, messages] of Object.entries(error.errors)) (errors[field] ??= []).push(...messages);
-    }
-  }
-  if (Object.keys(errors).length > 0) throw new ValidationFailed(errors);
-}
-
-/**
  * Call queues (as Asterisk's app_queue): callers wait with music while the members are rung by the
  * strategy; when the queue is full, has no one to ring or the wait runs out, the caller goes to the
  * overflow. Every write runs in the guarded routing transaction, so the routing graph stays valid.
@@ -73,7 +56,7 @@ export class QueuesService {
     return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
       let overflow: ResolvedDestination = { type: 'hangup', id: null, number: null };
       let members: Array<Insertable<QueueMemberTable>> = [];
-      await collectErrors([
+      await collectFieldErrors([
         () => this.checkSoundFiles(trx, tenant, body),
         async () => {
           if (body.overflow) overflow = await checkDestination(trx, tenant, country, body.overflow, 'overflow');
@@ -112,7 +95,7 @@ export class QueuesService {
       if (!(await findQueue(trx, tenant, id))) throw new NotFound(NOT_FOUND);
       let overflow: ResolvedDestination | undefined;
       let members: Array<Insertable<QueueMemberTable>> | undefined;
-      await collectErrors([
+      await collectFieldErrors([
         () => this.checkSoundFiles(trx, tenant, body),
         async () => {
           if (!body.overflow) return;
@@ -161,7 +144,7 @@ export class QueuesService {
     return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
       await restore(trx, this.ctx.clock, 'queues', tenant, id, NOT_FOUND);
       const row = await this.reread(trx, tenant, id);
-      await collectErrors([() => this.checkSoundFiles(trx, tenant, row), () => this.checkStoredOverflow(trx, tenant, row)]);
+      await collectFieldErrors([() => this.checkSoundFiles(trx, tenant, row), () => this.checkStoredOverflow(trx, tenant, row)]);
       const members = await membersOfQueues(trx, tenant, [id]);
       const live = await this.liveMembers(trx, tenant, members);
       if (live.length < members.length)
@@ -235,7 +218,7 @@ export class QueuesService {
   }
 
   private async checkSoundFiles(db: Kysely<DB>, tenant: Tenant, fields: { music_on_hold_id?: string | null; announcement_id?: string | null }): Promise<void> {
-    await collectErrors([
+    await collectFieldErrors([
       async () => {
         if (fields.music_on_hold_id) await assertSoundFile(db, tenant, fields.music_on_hold_id, 'music', 'music_on_hold_id');
       },
