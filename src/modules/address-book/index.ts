@@ -14,3 +14,5 @@ export { seedAddressBook } from './address-book.seed.js';
 
 /** The import benchmark drives an import the way the upload route does. */
 export { ContactImportsService, type UploadPart } from './imports/contact-imports.service.js';
+/** How a known caller's calls are routed (the route simulator). */
+export { callerRoute, type CallerRoute } from './contacts/caller-routing.js';

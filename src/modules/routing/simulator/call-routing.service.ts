@@ -3,6 +3,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { toE164 } from '../../directory/index.js';
+import { callerRoute } from '../../address-book/index.js';
 import { loadRoutingGraph } from '../graph/model.js';
 import { routingProblems } from '../graph/validate.js';
 import { RouteSimulation } from './simulate.js';
@@ -47,9 +48,42 @@ export class CallRoutingService {
         : `${number.number}${label} routes nowhere: the call is hung up.`,
       language: null,
     });
-    const result = routed
-      ? await simulation.run({ at: 'target', type: number.destination_type, id: number.destination_id, via: `phone number ${number.number}` })
-      : 'hung_up';
+    // A known caller's own routing comes first, as on the PBX.
+    const callerNumber = body.caller ? toE164(body.caller, graph.country) : null;
+    const byCaller = callerNumber ? await callerRoute(this.ctx.db, tenant, callerNumber) : null;
+    if (byCaller?.type === 'sip_device')
+      simulation.steps.push({
+        kind: 'contact',
+        type: byCaller.source,
+        id: byCaller.id,
+        name: byCaller.name,
+        node_key: null,
+        outcome: 'not_simulated',
+        reason: `The caller ${callerNumber} is the contact "${byCaller.contact}", whose calls go to a SIP device, which the simulator does not ring: the number's own routing is followed.`,
+        language: null,
+      });
+    if (byCaller && byCaller.type !== 'sip_device') {
+      const what =
+        byCaller.source === 'contact'
+          ? `the contact "${byCaller.contact}", whose calls go`
+          : `the contact "${byCaller.contact}" of the group "${byCaller.name}", whose calls from outside go`;
+      simulation.steps.push({
+        kind: 'contact',
+        type: byCaller.source,
+        id: byCaller.id,
+        name: byCaller.name,
+        node_key: null,
+        outcome: 'caller_routed',
+        reason: `The caller ${callerNumber} is ${what} to a ${byCaller.type.replace('_', ' ')}, before the number's own routing.`,
+        language: null,
+      });
+    }
+    const result =
+      byCaller && byCaller.type !== 'sip_device'
+        ? await simulation.run({ at: 'target', type: byCaller.type, id: byCaller.targetId, via: `the routing of caller ${callerNumber}` })
+        : routed
+          ? await simulation.run({ at: 'target', type: number.destination_type, id: number.destination_id, via: `phone number ${number.number}` })
+          : 'hung_up';
     return {
       number: number.number,
       caller: body.caller ?? null,

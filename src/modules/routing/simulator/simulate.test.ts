@@ -146,6 +146,36 @@ describe('the route simulator', () => {
     await t.ctx.db.updateTable('users').set({ status: 'active' }).where('id', '=', seller.id).execute();
   });
 
+  it('routes a known caller by the contact’s handling strategy, or its group’s default external flow, before the number', async () => {
+    const manager = await createUser(t.ctx, { tenant, role: 'admin', fields: { allow_manage_global_contacts: 1 } });
+    const asManager = (url: string, body: object) =>
+      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: { authorization: `Bearer ${manager.token}` }, payload: body });
+    const vip = await asManager('/contacts', {
+      name1: 'Important',
+      name2: 'Client',
+      contactPhoneNumbers: [{ phone_number: '+352691000222', type: 'mobile' }],
+      handling_strategy: { type: 'call_flow', call_flow_id: ids.sales },
+    });
+    expect(vip.statusCode).toBe(201);
+    const direct = (await simulate({ at: '2026-11-24T09:00:00Z', caller: '691 000 222' })).json().data;
+    expect(path(direct.steps)).toEqual(['number:routed', 'contact:caller_routed', 'call_flow:entered', 'ring:answered']);
+    expect(direct.steps[1].reason).toContain('the contact "Important Client"');
+    expect(direct.answered_by).toMatchObject({ id: seller.id });
+
+    const group = (await asManager('/contact-groups', { name: 'Partners', default_external_call_flow_id: ids.support })).json().data;
+    expect(
+      (await asManager('/contacts', { name1: 'Partner', contactPhoneNumbers: [{ phone_number: '+352691000333', type: 'mobile' }], groups: [group.id] }))
+        .statusCode,
+    ).toBe(201);
+    const grouped = (await simulate({ at: '2026-11-24T09:00:00Z', caller: '+352691000333' })).json().data;
+    expect(path(grouped.steps).slice(0, 3)).toEqual(['number:routed', 'contact:caller_routed', 'call_flow:entered']);
+    expect(grouped.steps[1].reason).toContain('of the group "Partners"');
+    expect(grouped.steps[2].name).toBe('Support');
+
+    // An unknown caller, or none, goes by the number.
+    expect(path((await simulate({ at: '2026-11-24T09:00:00Z', caller: '+352691999999', keys: ['1'] })).json().data.steps)[1]).toBe('call_flow:entered');
+  });
+
   it('refuses numbers that are not the PBX’s and bad input; lets readers simulate; keeps tenants apart', async () => {
     expect((await call('POST', '/call-routing/simulate', admin.token, { number: '+35227555999' })).statusCode).toBe(404);
     expect((await simulate({ keys: ['x'] })).statusCode).toBe(422);

@@ -3,7 +3,20 @@ import { DateTime, Nullable, StringEnum } from '../../../http/schema.js';
 import { RoutingProblemSchema } from '../graph/graph.schemas.js';
 
 export const SIMULATION_RESULTS = ['answered', 'voicemail', 'forwarded', 'hung_up', 'loop'] as const;
-export const STEP_KINDS = ['number', 'call_flow', 'time_condition', 'ring', 'play', 'ivr', 'queue', 'voicemail', 'forward', 'hangup', 'loop'] as const;
+export const STEP_KINDS = [
+  'number',
+  'contact',
+  'call_flow',
+  'time_condition',
+  'ring',
+  'play',
+  'ivr',
+  'queue',
+  'voicemail',
+  'forward',
+  'hangup',
+  'loop',
+] as const;
 const KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
 
 export const SimulateBody = Type.Object(
