@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { hashPassword } from '../src/platform/crypto.js';
 import type { AppContext } from '../src/platform/context.js';
@@ -113,6 +114,30 @@ export async function createSipDevice(
 }
 
 /** A phone number (unique platform-wide, so random) and a caller identity on it. */
+/** A mobile twinning of the user, enabled, rung with no delay (written straight into its table). */
+export async function createMobileTwinning(ctx: AppContext, userId: string, phoneNumber = '+352691222333'): Promise<string> {
+  const now = ctx.clock.now().toISOString();
+  const id = randomUUID();
+  await ctx.db
+    .insertInto('twinnings')
+    .values({
+      id,
+      user_id: userId,
+      status: 'enabled',
+      phone_number: phoneNumber,
+      delay: 0,
+      sync_source: 'manual',
+      type: 'mobile',
+      dial_strategy: 'gsm_only',
+      fmc_enabled: 0,
+      backup_phone_number: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  return id;
+}
+
 export async function createCallerIdentity(ctx: AppContext, tenant: TestTenant, fields: { user_id?: string | null } = {}) {
   const number = await new PhoneNumbersService(ctx).create(tenant, { number: `+35226${String(Math.floor(Math.random() * 1_000_000)).padStart(6, '0')}` });
   const identity = await new CallerIdentitiesService(ctx).create(tenant, {

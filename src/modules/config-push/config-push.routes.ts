@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../platform/context.js';
 import { principalOf, tenantOfRequest } from '../../platform/auth/auth-plugin.js';
 import { resourceRoutes } from '../../http/resource-routes.js';
@@ -32,7 +33,7 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
   app.addSchema(ConfigurationDryRun);
   app.addSchema(ConfigurationStatus);
 
-  app.route({
+  app.withTypeProvider<TypeBoxTypeProvider>().route({
     method: 'POST',
     url: '/pbx/configuration/push',
     config: { auth: CONFIG_PUSH },
@@ -46,7 +47,7 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
     handler: async (request, reply) => {
       const tenant = tenantOfRequest(request);
-      if ((request.query as Static<typeof PushQuery>).dry_run) return { data: await service.dryRun(tenant) };
+      if (request.query.dry_run) return { data: await service.dryRun(tenant) };
       const row = await service.push(tenant, principalOf(request), request.id);
       return reply.code(202).send({ data: presentPush(row) });
     },

@@ -6,7 +6,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCallerIdentity, createExtension, createSipDevice, createTenant, createUser } from '../../../../test/factories.js';
+import {
+  createAdmin,
+  createCallerIdentity,
+  createMobileTwinning,
+  createExtension,
+  createSipDevice,
+  createTenant,
+  createUser,
+} from '../../../../test/factories.js';
 import { AmiTestPeer } from './ami/test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent, pbxLocalToUtc } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
@@ -142,24 +150,7 @@ describe('the AMI engine against Asterisk exchanges', () => {
       it(`merges the Local helper legs into the placed call's record (${linkedId ? 'with' : 'without'} LinkedID)`, async () => {
         const { call, tenant, user, device } = await pbx({ enabled: true });
         await vi.waitFor(() => expect(peer.sockets.size).toBeGreaterThan(0), { timeout: 3000 });
-        const now = new Date().toISOString();
-        await t.ctx.db
-          .insertInto('twinnings')
-          .values({
-            id: randomUUID(),
-            user_id: user.id,
-            status: 'enabled',
-            phone_number: '+352691222333',
-            delay: 0,
-            sync_source: 'manual',
-            type: 'mobile',
-            dial_strategy: 'gsm_only',
-            fmc_enabled: 0,
-            backup_phone_number: null,
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await createMobileTwinning(t.ctx, user.id);
         peer.behaviour = { ...peer.behaviour, linkedId };
         try {
           const response = await call({ destination: '+352621000999', targets: { twinning: true } });

@@ -6,6 +6,7 @@ import {
   createCallerIdentity,
   createExtension,
   createKey,
+  createMobileTwinning,
   createSipDevice,
   createTenant,
   createUser,
@@ -204,24 +205,7 @@ describe('PBX engine settings and calls over AMI', () => {
     });
 
     it('rings several endpoints through the ring context', async () => {
-      const now = new Date().toISOString();
-      await t.ctx.db
-        .insertInto('twinnings')
-        .values({
-          id: randomUUID(),
-          user_id: user.id,
-          status: 'enabled',
-          phone_number: '+352691222333',
-          delay: 0,
-          sync_source: 'manual',
-          type: 'mobile',
-          dial_strategy: 'gsm_only',
-          fmc_enabled: 0,
-          backup_phone_number: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await createMobileTwinning(t.ctx, user.id);
       const before = peer.actions('Originate').length;
       const response = await call({ destination: '102', targets: { twinning: true, teams: true } }, '?anonymous=false');
       expect(response.json().data.skipped_targets).toEqual([{ target: 'teams', id: null, reason: expect.any(String) }]);
