@@ -1,7 +1,7 @@
-# pbx-api: a multi-stage image. The build stage compiles TypeScript with every dependency; the
-# runtime stage holds the compiled server and production dependencies only, runs as the image's
-# unprivileged `node` user, and reports healthy once `/ready` does (database reachable,
-# migrations applied). Configuration comes from the environment: see .env.example.
+# pbx-api: a multi-stage image. The build stage compiles TypeScript and bundles it (npm run build)
+# with every dependency; the runtime stage holds the bundled server and production dependencies
+# only, runs as the image's unprivileged `node` user, and reports healthy once `/ready` does
+# (database reachable, migrations applied). Configuration comes from the environment: see .env.example.
 # On Node 22 and later the SQLite driver (better-sqlite3 13) ships its binaries inside the package,
 # so the install runs no scripts and the image needs no compiler (the Node 20 driver, an optional
 # dependency, is left unbuilt).
@@ -24,7 +24,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/bin ./bin
-COPY --from=build /app/dist ./dist
+COPY --from=build /app/dist/bundle ./dist/bundle
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

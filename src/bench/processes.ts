@@ -159,8 +159,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `url` until it answers 200; fails early when the child exits, or after `timeoutMs`. */
-export async function waitForHttp(url: string, started: StartedChild, timeoutMs = 60_000): Promise<void> {
+/** Polls `url` every `pollMs` until it answers 200; fails early when the child exits, or after `timeoutMs`. */
+export async function waitForHttp(url: string, started: StartedChild, timeoutMs = 60_000, pollMs = 100): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -175,7 +175,7 @@ export async function waitForHttp(url: string, started: StartedChild, timeoutMs 
     } catch (error) {
       last = (error as Error).message;
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
   }
   throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${last}):\n${started.output().trim()}`);
 }

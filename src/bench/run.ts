@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: the real server (`node dist/cli.js serve`) on a fresh, seeded SQLite database,
+ * `npm run bench`: the real server (`pbx-api serve`, the built bundle) on a fresh, seeded SQLite database,
  * and on PostgreSQL too when BENCH_DATABASE_URL is set, measured against a bare `node:http` server.
  * Settings: see bench-config.ts. Prints a table, then one JSON line with every figure.
  * Exit status is 0 whether targets pass or fail; non-zero only when the benchmark itself broke.

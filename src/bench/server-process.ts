@@ -21,14 +21,15 @@ export interface ApiServer {
   /** The demo logins and keys, from `pbx-api seed --demo --json`. */
   seed: DemoSeed;
   process: StartedChild;
-  /** Runs `node dist/cli.js ...args` against the same database; resolves to its stdout. */
+  /** Runs `pbx-api ...args` against the same database; resolves to its stdout. */
   cli(args: string[]): Promise<string>;
   /** `POST /login`, resolving to the user token. */
   login(email: string, password: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+/** The command as shipped (`bin/pbx-api.js`, which runs the bundle of `npm run build`). */
+export const CLI = fileURLToPath(new URL('../../bin/pbx-api.js', import.meta.url));
 
 /** Variables of the caller's environment that must not leak into the benchmarked server. */
 const SCRUBBED = ['DATABASE_URL', 'SQLITE_PATH', 'DATA_DIR', 'REDIS_URL', 'BASE_URL', 'SMTP_URL', 'PORT', 'HOST', 'NODE_OPTIONS'];
@@ -61,7 +62,7 @@ function parseSeed(stdout: string): DemoSeed {
 }
 
 /**
- * Starts `node dist/cli.js serve` on a free loopback port, on a fresh database: SQLite in a temp
+ * Starts `pbx-api serve` on a free loopback port, on a fresh database: SQLite in a temp
  * DATA_DIR, or a fresh `bench_<random>` schema when `postgresUrl` is given. Seeds the demo data first.
  */
 export async function startApiServer(options: {

@@ -1,6 +1,6 @@
 /**
- * Cold start: from spawning `node dist/cli.js serve` (SEED_DEMO=false, on the bench's seeded and
- * migrated database, no job worker) to its first `/health` answer, and the resident memory once it
+ * Cold start: from spawning `pbx-api serve` (the bundle `npm run build` makes; SEED_DEMO=false, on
+ * the bench's seeded and migrated database, no job worker) to its first `/health` answer, and the resident memory once it
  * has idled a second; the same for a bare Fastify app with one route, started the same way, so
  * the figures read as ratios on this noisy machine. Medians of alternating runs.
  */
@@ -8,10 +8,10 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startChild, waitForHttp } from './processes.js';
+import { CLI } from './server-process.js';
 import type { StepContext, StepFigures } from './scenarios.js';
 import { median } from './stats.js';
 
-const CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
 const BARE = fileURLToPath(new URL('./bare-fastify-server.js', import.meta.url));
 const RUNS = 5;
 
@@ -33,7 +33,8 @@ async function timeStart(args: string[], env: NodeJS.ProcessEnv, cpu: number | n
   const began = performance.now();
   const started = startChild(process.execPath, args, { ...env, PORT: String(port) }, cpu);
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/health`, started);
+    // Asked every 10 ms: the default 100 ms would add up to a tenth of a second to either start.
+    await waitForHttp(`http://127.0.0.1:${port}/health`, started, 60_000, 10);
     const ms = performance.now() - began;
     await sleep(1_000);
     return { ms, rssMb: residentMb(started.child.pid) };

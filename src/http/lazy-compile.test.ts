@@ -27,10 +27,23 @@ describe('validators and serializers compiled on first use', () => {
     }
   });
 
-  it('still refuses an invalid schema when the route is registered, not at its first request', async () => {
-    const app = Fastify({ schemaController: { compilersFactory: { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never } } });
-    app.post('/bad', { schema: { body: { type: 'object', properties: { a: { type: 'nonsense' } } } } }, async () => ({}));
-    await expect(app.ready()).rejects.toThrow(/schema is invalid/);
+  it('refuses an invalid schema when it is compiled: at the first request, or when every pending one is', async () => {
+    const compilers = { buildValidator: buildValidator as never, buildSerializer: buildSerializer as never };
+    const first = Fastify({ schemaController: { compilersFactory: compilers } });
+    first.post('/bad', { schema: { body: { type: 'object', properties: { a: { type: 'nonsense' } } } } }, async () => ({}));
+    await first.ready();
+    const response = await first.inject({ method: 'POST', url: '/bad', payload: { a: 1 } });
+    expect(response.statusCode).toBe(500);
+    expect(response.json().message).toMatch(/schema is invalid/);
+    await first.close();
+
+    // Equal schemas share one validator, so the second app's is a schema of its own.
+    const second = Fastify({ schemaController: { compilersFactory: compilers } });
+    second.post('/bad', { schema: { body: { type: 'object', properties: { b: { type: 'nonsense' } } } } }, async () => ({}));
+    await second.ready();
+    expect(() => compilePending()).toThrow(/schema is invalid/);
+    expect(() => compilePending()).not.toThrow();
+    await second.close();
   });
 
   it('answers with a serializer compiled at the first response', async () => {

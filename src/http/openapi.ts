@@ -2,6 +2,9 @@ import { Type } from '@sinclair/typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { finishDocument } from './openapi-document.js';
 
@@ -58,8 +61,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
     openapi: `${config.baseUrl}/openapi.json`,
   }));
 
+  // The page's files are read where the package is installed: the plugin's own default is beside its
+  // code, which the production build bundles elsewhere (scripts/bundle.mjs).
+  const pageFiles = join(dirname(createRequire(import.meta.url).resolve('@fastify/swagger-ui/package.json')), 'static');
   await app.register(swaggerUi, {
     routePrefix: `${prefix}/docs`,
+    baseDir: pageFiles,
+    logo: { type: 'image/svg+xml', content: readFileSync(join(pageFiles, 'logo.svg')) },
     uiConfig: { docExpansion: 'list', deepLinking: true },
     // Its content security policy is set with the other security headers (security-headers.ts).
     staticCSP: false,

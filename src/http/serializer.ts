@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import type { FastifySerializerCompiler } from 'fastify';
 import { schemaJson, sharedSchemasKey } from './schema-keys.js';
 import { once } from './lazy-compile.js';
@@ -6,10 +6,9 @@ import { once } from './lazy-compile.js';
 type Serializer = (data: unknown) => string;
 type SerializerFactory = (externalSchemas: Record<string, unknown>, serializerOpts?: unknown) => FastifySerializerCompiler<unknown>;
 
-// Fastify's default response serializer compiler (fast-json-stringify), as Fastify itself loads it.
-const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const { SerializerSelector } = requireFromFastify('@fastify/fast-json-stringify-compiler') as { SerializerSelector: () => SerializerFactory };
-const defaultFactory = SerializerSelector();
+// Fastify's default response serializer compiler (fast-json-stringify): the same package Fastify
+// depends on, so the production bundle holds one copy of it.
+const defaultFactory = SerializerSelector() as unknown as SerializerFactory;
 
 /**
  * Fastify's default serializers, compiled once per schema: every route documents the same error

@@ -116,8 +116,8 @@ function compilerFor(externalSchemas: Record<string, unknown>): FastifySchemaCom
     const json = schemaJson(schema);
     const known = json === undefined ? undefined : instance.compiled.get(json);
     if (known) return known;
-    checkSchema(schema);
     const validate = lazily(() => {
+      checkSchema(schema);
       instance.ajv ??= makeAjv(instance.options, externalSchemas);
       // An instance keeps the schemas compiled in it by $id: another object under an $id it already
       // holds is compiled in an instance of its own.

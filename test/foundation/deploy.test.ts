@@ -60,7 +60,7 @@ describe('the container image', () => {
 
   // The image's command with the image's environment (its address and data directory moved to a
   // free local port and a temporary folder), and the health check's command against it.
-  it.skipIf(process.env.TEST_DB === 'postgres' || !existsSync('dist/cli.js'))(
+  it.skipIf(process.env.TEST_DB === 'postgres' || !existsSync('dist/bundle/cli.js'))(
     'serves: the command answers /ready and the health check passes; without SECRET_KEY it refuses to start',
     async () => {
       const dataDir = mkdtempSync(join(tmpdir(), 'pbx-image-'));

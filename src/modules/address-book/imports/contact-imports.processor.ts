@@ -10,7 +10,7 @@ import type { ContactImportErrorTable, ContactImportRecordTable } from '../addre
 import { findImportById, updateImport } from './contact-imports.queries.js';
 import { announceEnd, emitImportEvent } from './contact-imports.events.js';
 import type { ImportRow } from './contact-imports.presenter.js';
-import { readRows, type SourceRow } from './file-reader.js';
+import { readRows, type SourceRow } from './file-reading.js';
 import { withImportFile } from './import-files.js';
 import { mapRow, type Candidate } from './row-mapper.js';
 

@@ -23,7 +23,7 @@ import {
 import { emitImportEvent } from './contact-imports.events.js';
 import { processImport } from './contact-imports.processor.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
-import { readRows, sheetNames, sniffFile, type ReadOptions } from './file-reader.js';
+import { readRows, sheetNames, sniffFile, type ReadOptions } from './file-reading.js';
 import { parseImportOptions } from './import-options.js';
 import { storeImportFile, withImportFile } from './import-files.js';
 import { mappingErrors } from './row-mapper.js';

@@ -5,7 +5,7 @@ import { recordAudit } from '../../../platform/audit/audit.js';
 import { NotFound, TooManyRequests } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { compileConfiguration, loadConfigurationSnapshot, manifestFile, type CompiledConfiguration, type ConfigFile } from '../compiler/index.js';
-import { diffFiles, type DiffSummary } from '../diff.js';
+import type { DiffSummary } from '../diff.js';
 import { routingSnapshot } from '../../routing/index.js';
 import type { ConfigVersionRow } from '../versions/versions.queries.js';
 import {
@@ -41,6 +41,9 @@ export interface DryRun {
  * the push itself (a version and a durable delivery job, one a minute per PBX), rollback (a push
  * of an earlier version's files), the unpushed-changes status.
  */
+/** The line diff (the `diff` package) loads with the first dry run or push, not at every start. */
+const loadDiff = () => import('../diff.js');
+
 export class ConfigPushService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -52,7 +55,7 @@ export class ConfigPushService {
   async dryRun(tenant: Tenant): Promise<DryRun> {
     const compiled = await this.compileNow(tenant);
     const base = await lastDoneVersion(this.ctx.db, tenant);
-    const { diff, summary } = diffFiles(base ? filesOf(base) : [], compiled.files, base?.version ?? null);
+    const { diff, summary } = (await loadDiff()).diffFiles(base ? filesOf(base) : [], compiled.files, base?.version ?? null);
     const manifest = manifestFile(compiled, {
       version: await nextVersionNumber(this.ctx.db, tenant),
       generatedAt: this.ctx.clock.now().toISOString(),
@@ -104,6 +107,7 @@ export class ConfigPushService {
     const now = ctx.clock.now();
     const stamp = now.toISOString();
     const id = randomUUID();
+    const { diffFiles } = await loadDiff();
     await ctx.db.transaction().execute(async (trx) => {
       const notAfter = new Date(now.getTime() - PUSH_INTERVAL_SECONDS * 1000).toISOString();
       if (!(await takePushGate(trx, tenant, stamp, notAfter))) {

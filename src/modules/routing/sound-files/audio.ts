@@ -3,7 +3,7 @@
  * WAV (RIFF/WAVE with PCM samples) or MP3, with its duration, sample rate and channels.
  */
 import { createHash } from 'node:crypto';
-import { parseBuffer, type IAudioMetadata } from 'music-metadata';
+import type { IAudioMetadata } from 'music-metadata';
 import { ClientError, ValidationFailed } from '../../../platform/errors.js';
 import type { SoundFileType } from '../routing.tables.js';
 
@@ -49,6 +49,8 @@ export async function inspectAudio(bytes: Buffer, field = 'file'): Promise<Audio
   if (!format) throw new ClientError(415, UNSUPPORTED);
   let metadata: IAudioMetadata;
   try {
+    // music-metadata and its parsers load on the first upload, not at every start.
+    const { parseBuffer } = await import('music-metadata');
     metadata = await parseBuffer(bytes, { mimeType: MIME_TYPES[format], size: bytes.length }, { duration: true, skipCovers: true });
   } catch (error) {
     throw unreadable(field, (error as Error).message || 'it is damaged');

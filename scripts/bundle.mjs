@@ -1,0 +1,37 @@
+#!/usr/bin/env node
+// The production build's last step: tsc's output (dist/) bundled into dist/bundle/ with esbuild,
+// what `pbx-api` runs. Loading some 1,100 separate modules was most of a start; one bundle
+// (split where the code imports lazily: holidays, imports' readers, audio parsing, Redis) starts
+// in about half the time. Left outside: native drivers, pino (its worker transports are files of
+// their own) and what loads only when configured (pg, ioredis, nodemailer). The docs page's files
+// are read from the swagger-ui package (http/openapi.ts).
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+const OUT_DIR = 'dist/bundle';
+
+const EXTERNAL = ['better-sqlite3', 'better-sqlite3-node20', '@node-rs/argon2', 'pg', 'pg-native', 'ioredis', 'nodemailer', 'pino', 'pino-pretty'];
+
+// CommonJS packages inside an ES module bundle still call require() and read __dirname.
+const COMMONJS_GLOBALS = [
+  "import { createRequire as __bundleRequire } from 'node:module';",
+  "import { fileURLToPath as __bundlePath } from 'node:url';",
+  "import { dirname as __bundleDir } from 'node:path';",
+  'const require = __bundleRequire(import.meta.url);',
+  'const __filename = __bundlePath(import.meta.url);',
+  'const __dirname = __bundleDir(__filename);',
+].join(' ');
+
+rmSync(OUT_DIR, { recursive: true, force: true });
+await build({
+  entryPoints: ['dist/cli.js'],
+  outdir: OUT_DIR,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: EXTERNAL,
+  banner: { js: COMMONJS_GLOBALS },
+  logLevel: 'warning',
+});
