@@ -5,6 +5,8 @@ import { createRequire } from 'node:module';
 import type pgModule from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type { DB } from './schema.js';
+import { InlineRowLimits } from './inline-row-limits.js';
+import { withStatementCache } from './statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -39,32 +41,8 @@ function openSqlite(path: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [new InlineRowLimits()] });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query anew, and preparing costs ten times more than running a small
- * query; the same SQL text (parameters are bound separately) reuses its prepared statement.
- * A statement still being iterated by a stream is never handed out twice.
- */
-function withStatementCache(sqlite: SqliteDatabase.Database) {
-  const cache = new Map<string, SqliteDatabase.Statement>();
-  return {
-    close: () => sqlite.close(),
-    prepare(sql: string) {
-      const cached = cache.get(sql);
-      if (cached && !cached.busy) return cached;
-      const statement = sqlite.prepare(sql);
-      if (!cached) {
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-        cache.set(sql, statement);
-      }
-      return statement;
-    },
-  };
 }
 
 /**

@@ -186,14 +186,16 @@ function historyPlan(
 export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters: CdrFilters, window: HistoryWindow): Promise<CdrListRow[]> {
   if (scope.kind === 'none' || window.limit <= 0) return [];
   const plan = historyPlan(db, tenant, scope, filters, window);
-  const values = { ...plan.values, limit: window.limit, offset: window.offset };
-  return historyPage(db, `${plan.shape}|${window.order}|offset=${window.offset > 0}`, values, (p) => {
+  const values = { ...plan.values, offset: window.offset };
+  // The page size is written into the SQL (at most a page, so few shapes): SQLite plans a bound
+  // LIMIT anew at every execution (see db/inline-row-limits.ts).
+  return historyPage(db, `${plan.shape}|${window.order}|limit=${window.limit}|offset=${window.offset > 0}`, values, (p) => {
     const query = plan
       .build(p)
       .select(LIST_COLUMNS)
       .orderBy(`${plan.driving}.start_time`, window.order)
       .orderBy(`${plan.driving}.cdr_id`, window.order)
-      .limit(p<number>('limit'));
+      .limit(sql.lit(window.limit));
     return window.offset > 0 ? query.offset(p<number>('offset')) : query;
   });
 }
