@@ -47,10 +47,10 @@ const unreadable = (field: string, detail: string) => ValidationFailed.field(fie
 export async function inspectAudio(bytes: Buffer, field = 'file'): Promise<AudioFacts> {
   const format = sniffFormat(bytes);
   if (!format) throw new ClientError(415, UNSUPPORTED);
+  // music-metadata and its parsers load on the first upload, not at every start.
+  const { parseBuffer } = await import('music-metadata');
   let metadata: IAudioMetadata;
   try {
-    // music-metadata and its parsers load on the first upload, not at every start.
-    const { parseBuffer } = await import('music-metadata');
     metadata = await parseBuffer(bytes, { mimeType: MIME_TYPES[format], size: bytes.length }, { duration: true, skipCovers: true });
   } catch (error) {
     throw unreadable(field, (error as Error).message || 'it is damaged');
