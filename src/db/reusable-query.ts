@@ -35,6 +35,13 @@ export type Placeholder = <T>(name: string) => T;
 const SHAPES_PER_QUERY = 256;
 
 /**
+ * Under the test runner every call of a shape already compiled is also built afresh and compared:
+ * a `shape` that misses a choice `build` makes (a filter, a page size) would otherwise run the SQL
+ * of another call, and the tests that vary the choices find it.
+ */
+const verifyShapes = process.env.VITEST !== undefined;
+
+/**
  * A query whose SQL depends on a few choices (which filters are set, how many ids a list has):
  * compiled once per `shape` and database, then run with `values`. `shape` must name every choice
  * `build` makes; `build` must take every value through `p(name)`. A literal value would be shared
@@ -47,6 +54,9 @@ export function shapedQuery<Row>() {
     let shapes = compiledFor.get(db);
     if (!shapes) compiledFor.set(db, (shapes = new Map<string, CompiledQuery<Row>>()));
     let compiled = shapes.get(shape);
+    if (compiled && verifyShapes && build(p).compile().sql !== compiled.sql) {
+      throw new Error(`shapedQuery: shape "${shape}" names fewer choices than its query makes (the SQL differs between two calls)`);
+    }
     if (!compiled) {
       compiled = build(p).compile();
       const literal = compiled.parameters.find((value) => !isPlaceholder(value));
