@@ -2,9 +2,9 @@
 // The production build's last step: tsc's output (dist/) bundled into dist/bundle/ with esbuild,
 // what `pbx-api` runs. Loading some 1,100 separate modules was most of a start; one bundle (split
 // where the code imports lazily: public holidays, the import readers, audio parsing, the line
-// diff) starts in about half the time. Left outside: native drivers, pino (its worker transports are files of
-// their own) and what loads only when configured (pg, ioredis, nodemailer). The docs page's files
-// are read from the swagger-ui package (http/openapi.ts).
+// diff) starts in about half the time. Left outside: native drivers, pino (its worker transports
+// are files of their own) and what loads only when configured (pg, ioredis, nodemailer). The docs
+// page's files are read from the swagger-ui package (http/openapi.ts).
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 
