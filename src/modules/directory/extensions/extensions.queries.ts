@@ -1,11 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ExtensionTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 export interface ExtensionFilters {
@@ -14,37 +15,47 @@ export interface ExtensionFilters {
   trashed?: TrashedFilter;
 }
 
-function extensionsOf(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters) {
-  let query = db.selectFrom('extensions').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['number', 'name'], filters.search));
-  if (filters.userId) query = query.where('user_id', '=', filters.userId);
+/** What selects extensions: the tenant, and each filter that is set (`search` as a pattern). */
+interface ExtensionScope {
+  pbxId: string;
+  search?: string;
+  userId?: string;
+  trashed?: TrashedFilter;
+}
+
+function extensionsOf(db: Kysely<DB>, scope: ExtensionScope) {
+  let query = db.selectFrom('extensions').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['number', 'name'], scope.search));
+  if (scope.userId) query = query.where('user_id', '=', scope.userId);
   return query;
 }
 
-export async function listExtensions(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => extensionsOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const extensionPage = pagedQuery({ scoped: extensionsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
+export function listExtensions(db: Kysely<DB>, tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {
+  return extensionPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findExtension(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return extensionsOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+  return extensionsOf(db, { pbxId: tenant.pbxId, trashed: options.withTrashed ? 'with' : 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
 export function findExtensionByNumber(db: Kysely<DB>, tenant: Tenant, number: string) {
-  return extensionsOf(db, tenant, {}).selectAll().where('number', '=', number).executeTakeFirst();
+  return extensionsOf(db, { pbxId: tenant.pbxId }).selectAll().where('number', '=', number).executeTakeFirst();
 }
+
+// A user list's `include=extensions`: compiled once per number of users.
+const extensionsOfUserIds = valuesQuery((db, v: { pbxId: string; userIds: readonly string[] }) =>
+  extensionsOf(db, { pbxId: v.pbxId }).selectAll().where('user_id', 'in', v.userIds).orderBy('number'),
+);
 
 export function extensionsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]) {
   if (userIds.length === 0) return Promise.resolve([]);
-  return extensionsOf(db, tenant, {}).selectAll().where('user_id', 'in', userIds).orderBy('number').execute();
+  return extensionsOfUserIds(db, { pbxId: tenant.pbxId, userIds });
 }
 
 export async function insertExtension(db: Kysely<DB>, row: Insertable<ExtensionTable>): Promise<void> {

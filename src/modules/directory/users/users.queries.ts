@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, UserTable } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Clock } from '../../../platform/clock.js';
 import { hashPassword } from '../../../platform/crypto.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at' | 'password_hash' | 'first_name' | 'last_name'> & {
@@ -70,22 +70,28 @@ export interface UserFilters {
 
 export const USER_SORTS = ['first_name', 'last_name', 'email', 'created_at'] as const;
 
-function usersOf(db: Kysely<DB>, tenant: Tenant, filters: UserFilters) {
-  let query = db.selectFrom('users').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['first_name', 'last_name', 'email'], filters.search));
-  if (filters.status) query = query.where('status', '=', filters.status);
-  if (filters.role) query = query.where('role', '=', filters.role);
+/** What selects users: the tenant, and each filter that is set (`search` as a pattern). */
+interface UserScope {
+  pbxId: string;
+  search?: string;
+  status?: UserFilters['status'];
+  role?: UserFilters['role'];
+  trashed?: TrashedFilter;
+}
+
+function usersOf(db: Kysely<DB>, scope: UserScope) {
+  let query = db.selectFrom('users').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['first_name', 'last_name', 'email'], scope.search));
+  if (scope.status) query = query.where('status', '=', scope.status);
+  if (scope.role) query = query.where('role', '=', scope.role);
   return query;
 }
 
-export async function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => usersOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const userPage = pagedQuery({ scoped: usersOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
+export function listUsers(db: Kysely<DB>, tenant: Tenant, filters: UserFilters, sort: SortTerm[], page: PageRequest) {
+  return userPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export async function updateUser(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<UserTable>): Promise<void> {
