@@ -29,12 +29,7 @@ export async function openTestDatabase(): Promise<Database> {
     ...database,
     async close() {
       await database.close();
-      // Without FORCE: the pool's connections are still saying goodbye, and PostgreSQL waits (up
-      // to 5 s) for them, where FORCE would kill them and the pool would raise an unhandled error.
-      // Whatever is still connected after that is dropped with the template at the end of the run.
-      await withAdmin(url, (client) => client.query(`drop database if exists "${name}"`)).catch((error: { code?: string }) => {
-        if (error.code !== '55006') throw error; // object_in_use
-      });
+      await dropClosedDatabase(url, name);
     },
   };
 }
@@ -63,7 +58,19 @@ export async function openSharedEmptyDatabase(count: number): Promise<{ handles:
     handles,
     async close() {
       for (const handle of handles) await handle.close();
-      await withAdmin(url, (client) => client.query(`drop database if exists "${name}" with (force)`)).catch(() => undefined);
+      await dropClosedDatabase(url, name);
     },
   };
+}
+
+/**
+ * Drops a test database whose pools were just closed. Without FORCE: the pools' connections are
+ * still saying goodbye (pg's `end()` resolves before their sockets close), and PostgreSQL waits
+ * (up to 5 s) for them, where FORCE would kill them and the pool would raise an unhandled error.
+ * Whatever is still connected after that is dropped with the template at the end of the run.
+ */
+async function dropClosedDatabase(url: string, name: string): Promise<void> {
+  await withAdmin(url, (client) => client.query(`drop database if exists "${name}"`)).catch((error: { code?: string }) => {
+    if (error.code !== '55006') throw error; // object_in_use
+  });
 }

@@ -25,7 +25,7 @@ function shapeOf(values: Record<string, QueryValue>, choices: ReadonlySet<string
     else if (Array.isArray(value)) {
       shape += `${key}[${value.length}];`;
       if (args === values) args = { ...values };
-      value.forEach((element, i) => (args[`${key}.${i}`] = element));
+      (value as readonly (string | number)[]).forEach((element, i) => (args[`${key}.${i}`] = element));
     } else shape += `${key};`;
   }
   return { shape, args };
@@ -74,7 +74,10 @@ export function valuesQueryCache<V, Row>(choices: readonly string[] = []) {
 }
 
 /** A query built from values (see `valuesQueryCache`), run: its rows. */
-export function valuesQuery<V extends QueryValues<V>, Row>(build: (db: Kysely<DB>, v: V) => Compilable<Row>, options: { choices?: readonly (keyof V & string)[] } = {}) {
+export function valuesQuery<V extends QueryValues<V>, Row>(
+  build: (db: Kysely<DB>, v: V) => Compilable<Row>,
+  options: { choices?: readonly (keyof V & string)[] } = {},
+) {
   const compiled = valuesQueryCache<V, Row>(options.choices);
   return async (db: Kysely<DB>, values: V): Promise<Row[]> => (await db.executeQuery(compiled(db, values, '', (v) => build(db, v)))).rows;
 }

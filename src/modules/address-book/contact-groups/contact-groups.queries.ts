@@ -1,30 +1,33 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactGroupTable } from '../address-book.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
-function groups(db: Db, tenant: Tenant, search?: string) {
-  let query = db.selectFrom('contact_groups').where('pbx_id', '=', tenant.pbxId);
-  if (search) query = query.where(matchesSearch(['name', 'description'], search));
+/** What selects contact groups: the tenant, and a search pattern when searching. */
+interface GroupScope {
+  pbxId: string;
+  search?: string;
+}
+
+function groups(db: Db, scope: GroupScope) {
+  let query = db.selectFrom('contact_groups').where('pbx_id', '=', scope.pbxId);
+  if (scope.search) query = query.where(matchesPattern(['name', 'description'], scope.search));
   return query;
 }
 
-export async function listGroups(db: Db, tenant: Tenant, search: string | undefined, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => groups(db, tenant, search),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const groupPage = pagedQuery({ scoped: groups, columns: (query) => query.selectAll() });
+
+export function listGroups(db: Db, tenant: Tenant, search: string | undefined, sort: SortTerm[], page: PageRequest) {
+  return groupPage(db, { pbxId: tenant.pbxId, search: searchPattern(search) }, sort, page);
 }
 
 export function findGroup(db: Db, tenant: Tenant, id: string) {
-  return groups(db, tenant).selectAll().where('id', '=', id).executeTakeFirst();
+  return groups(db, { pbxId: tenant.pbxId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function insertGroup(db: Db, row: Insertable<ContactGroupTable>) {
@@ -55,5 +58,5 @@ export async function liveUserIds(db: Db, tenant: Tenant, ids: string[]): Promis
 }
 
 export function groupByName(db: Db, tenant: Tenant, name: string) {
-  return groups(db, tenant).select('id').where('name', '=', name).executeTakeFirst();
+  return groups(db, { pbxId: tenant.pbxId }).select('id').where('name', '=', name).executeTakeFirst();
 }

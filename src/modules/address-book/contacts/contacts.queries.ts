@@ -1,12 +1,12 @@
 import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { likePattern, matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { likePattern } from '../../../db/search.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactGroupTable, ContactNumberTable, ContactTable } from '../address-book.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
@@ -39,20 +39,56 @@ export interface ContactFilters {
   trashed?: TrashedFilter;
 }
 
-function visible(db: Db, viewer: Viewer, trashed: TrashedFilter = 'without') {
-  let query = db.selectFrom('contacts').where('contacts.pbx_id', '=', viewer.tenant.pbxId);
-  const userId = viewer.userId;
+/** What selects the contacts someone sees: the tenant, the viewing user (absent for an API key), and the trashed filter. */
+interface VisibleScope {
+  pbxId: string;
+  userId?: string | null;
+  trashed?: TrashedFilter;
+}
+
+const viewerScope = (viewer: Viewer): VisibleScope => ({ pbxId: viewer.tenant.pbxId, userId: viewer.userId });
+
+function visible(db: Db, scope: VisibleScope) {
+  let query = db.selectFrom('contacts').where('contacts.pbx_id', '=', scope.pbxId);
+  const userId = scope.userId;
   query = userId
     ? query.where((eb) => eb.or([eb('contacts.private_owner_id', 'is', null), eb('contacts.private_owner_id', '=', userId)]))
     : query.where('contacts.private_owner_id', 'is', null);
-  return trashedScope(query, trashed, 'contacts.deleted_at');
+  return trashedScope(query, scope.trashed, 'contacts.deleted_at');
 }
 
-function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
-  let query = visible(db, viewer, filters.trashed);
-  if (filters.search) {
-    const search = filters.search;
-    const digits = search.replace(/[^0-9]/g, '');
+/**
+ * What selects a contact list: what the viewer sees, and each filter that is set. A search comes
+ * as three patterns: `search` for names (lower case), `numberSearch` for the numbers as typed, and
+ * `digitsSearch` for the normalised numbers when the search has 3 digits or more.
+ */
+interface ContactScope extends VisibleScope {
+  search?: string;
+  numberSearch?: string;
+  digitsSearch?: string;
+  groupId?: string;
+  isPrivate?: boolean;
+  isFavorite?: boolean;
+  isBlocked?: boolean;
+  vip?: boolean;
+}
+
+/** The patterns of a contact search (see `ContactScope`); all unset without one. */
+function searchPatterns(search: string | undefined) {
+  if (!search) return { search: undefined, numberSearch: undefined, digitsSearch: undefined };
+  const digits = search.replace(/[^0-9]/g, '');
+  return {
+    search: searchPattern(search),
+    numberSearch: likePattern(search),
+    digitsSearch: digits.length >= 3 ? likePattern(digits.replace(/^00/, '')) : undefined,
+  };
+}
+
+function filtered(db: Db, scope: ContactScope) {
+  let query = visible(db, scope);
+  const { search, numberSearch, digitsSearch } = scope;
+  // The caller sets `search` and `numberSearch` together.
+  if (search && numberSearch) {
     query = query.where((eb) => {
       const numberMatch = eb.exists(
         eb
@@ -60,16 +96,16 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
           .select('contact_numbers.id')
           .whereRef('contact_numbers.contact_id', '=', 'contacts.id')
           .where((n) => {
-            const terms = [n('contact_numbers.phone_number_raw', 'like', likePattern(search))];
-            if (digits.length >= 3) terms.push(n('contact_numbers.phone_number', 'like', likePattern(digits.replace(/^00/, ''))));
+            const terms = [n('contact_numbers.phone_number_raw', 'like', numberSearch)];
+            if (digitsSearch) terms.push(n('contact_numbers.phone_number', 'like', digitsSearch));
             return n.or(terms);
           }),
       );
-      return eb.or([matchesSearch(['contacts.name1', 'contacts.name2', 'contacts.company_name', 'contacts.email'], search), numberMatch]);
+      return eb.or([matchesPattern(['contacts.name1', 'contacts.name2', 'contacts.company_name', 'contacts.email'], search), numberMatch]);
     });
   }
-  if (filters.groupId) {
-    const groupId = filters.groupId;
+  if (scope.groupId) {
+    const groupId = scope.groupId;
     query = query.where((eb) =>
       eb.exists(
         eb
@@ -80,10 +116,10 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
       ),
     );
   }
-  if (filters.isPrivate !== undefined) query = query.where('contacts.private_owner_id', filters.isPrivate ? 'is not' : 'is', null);
-  if (filters.vip !== undefined) query = query.where('contacts.vip', '=', filters.vip ? 1 : 0);
-  const userId = viewer.userId;
-  if (filters.isFavorite !== undefined && userId) {
+  if (scope.isPrivate !== undefined) query = query.where('contacts.private_owner_id', scope.isPrivate ? 'is not' : 'is', null);
+  if (scope.vip !== undefined) query = query.where('contacts.vip', '=', scope.vip ? 1 : 0);
+  const userId = scope.userId;
+  if (scope.isFavorite !== undefined && userId) {
     query = query.where((eb) => {
       const favorite = eb.exists(
         eb
@@ -92,10 +128,10 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
           .whereRef('contact_favorites.contact_id', '=', 'contacts.id')
           .where('contact_favorites.user_id', '=', userId),
       );
-      return filters.isFavorite ? favorite : eb.not(favorite);
+      return scope.isFavorite ? favorite : eb.not(favorite);
     });
   }
-  if (filters.isBlocked !== undefined) {
+  if (scope.isBlocked !== undefined) {
     query = query.where((eb) => {
       const blocked = eb.or([
         eb('contacts.is_blocked_globally', '=', 1),
@@ -111,29 +147,28 @@ function filtered(db: Db, viewer: Viewer, filters: ContactFilters) {
             ]
           : []),
       ]);
-      return filters.isBlocked ? blocked : eb.not(blocked);
+      return scope.isBlocked ? blocked : eb.not(blocked);
     });
   }
   return query;
 }
 
-export async function listContacts(db: Db, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => filtered(db, viewer, filters),
-    (query) => query.selectAll('contacts'),
-    sort,
-    page,
-    { qualify: 'contacts' },
-  );
+const contactPage = pagedQuery({ scoped: filtered, columns: (query) => query.selectAll('contacts'), choices: ['trashed'], qualify: 'contacts' });
+
+export function listContacts(db: Db, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
+  return contactPage(db, { ...viewerScope(viewer), ...filters, ...searchPatterns(filters.search) }, sort, page);
 }
 
 export function findVisibleContact(db: Db, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {
-  return visible(db, viewer, trashed).selectAll('contacts').where('contacts.id', '=', id).executeTakeFirst();
+  return visible(db, { ...viewerScope(viewer), trashed })
+    .selectAll('contacts')
+    .where('contacts.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Contacts whose numbers include `e164` (the lookup index: pbx_id, phone_number). */
 export function contactsByNumber(db: Db, viewer: Viewer, e164: string) {
-  return visible(db, viewer)
+  return visible(db, viewerScope(viewer))
     .selectAll('contacts')
     .where((eb) =>
       eb.exists(
@@ -161,6 +196,46 @@ export interface ContactRelations {
 
 const userRef = ['users.id', 'users.first_name', 'users.last_name', 'users.email'] as const;
 
+// A page's relations, each compiled once per number of ids (a list loads them on every request).
+const numbersOfContacts = valuesQuery((db, v: { contactIds: readonly string[] }) =>
+  db.selectFrom('contact_numbers').selectAll().where('contact_id', 'in', v.contactIds).orderBy('contact_id').orderBy('position'),
+);
+const groupsOfContacts = valuesQuery((db, v: { contactIds: readonly string[] }) =>
+  db
+    .selectFrom('contact_group_members')
+    .innerJoin('contact_groups', 'contact_groups.id', 'contact_group_members.group_id')
+    .selectAll('contact_groups')
+    .select('contact_group_members.contact_id')
+    .where('contact_group_members.contact_id', 'in', v.contactIds)
+    .orderBy('contact_groups.name'),
+);
+const blocksOfContacts = valuesQuery((db, v: { contactIds: readonly string[] }) =>
+  db
+    .selectFrom('contact_blocks')
+    .innerJoin('users', 'users.id', 'contact_blocks.user_id')
+    .select([...userRef, 'contact_blocks.contact_id'])
+    .where('contact_blocks.contact_id', 'in', v.contactIds)
+    .orderBy('users.last_name'),
+);
+const favoritesOfContacts = valuesQuery((db, v: { userId: string; contactIds: readonly string[] }) =>
+  db.selectFrom('contact_favorites').select('contact_id').where('user_id', '=', v.userId).where('contact_id', 'in', v.contactIds),
+);
+const usersByIds = valuesQuery((db, v: { userIds: readonly string[] }) =>
+  db
+    .selectFrom('users')
+    .select([...userRef])
+    .where('id', 'in', v.userIds),
+);
+const usersOfGroups = valuesQuery((db, v: { groupIds: readonly string[] }) =>
+  db
+    .selectFrom('contact_group_users')
+    .innerJoin('users', 'users.id', 'contact_group_users.user_id')
+    .select([...userRef, 'contact_group_users.group_id'])
+    .where('contact_group_users.group_id', 'in', v.groupIds)
+    .orderBy('users.last_name')
+    .orderBy('users.first_name'),
+);
+
 /** Numbers, groups (with their users), blocks, the viewer's favorites and private owners of a page of contacts, in five queries. */
 export async function loadRelations(db: Db, contacts: ContactRow[], userId: string | null): Promise<ContactRelations> {
   const ids = contacts.map((c) => c.id);
@@ -173,32 +248,11 @@ export async function loadRelations(db: Db, contacts: ContactRow[], userId: stri
   };
   const ownerIds = [...new Set(contacts.map((c) => c.private_owner_id).filter((id): id is string => !!id))];
   const [numbers, memberships, blocks, favorites, owners] = await Promise.all([
-    db.selectFrom('contact_numbers').selectAll().where('contact_id', 'in', ids).orderBy('contact_id').orderBy('position').execute(),
-    db
-      .selectFrom('contact_group_members')
-      .innerJoin('contact_groups', 'contact_groups.id', 'contact_group_members.group_id')
-      .selectAll('contact_groups')
-      .select('contact_group_members.contact_id')
-      .where('contact_group_members.contact_id', 'in', ids)
-      .orderBy('contact_groups.name')
-      .execute(),
-    db
-      .selectFrom('contact_blocks')
-      .innerJoin('users', 'users.id', 'contact_blocks.user_id')
-      .select([...userRef, 'contact_blocks.contact_id'])
-      .where('contact_blocks.contact_id', 'in', ids)
-      .orderBy('users.last_name')
-      .execute(),
-    userId
-      ? db.selectFrom('contact_favorites').select('contact_id').where('user_id', '=', userId).where('contact_id', 'in', ids).execute()
-      : Promise.resolve([]),
-    ownerIds.length
-      ? db
-          .selectFrom('users')
-          .select([...userRef])
-          .where('id', 'in', ownerIds)
-          .execute()
-      : Promise.resolve([]),
+    numbersOfContacts(db, { contactIds: ids }),
+    groupsOfContacts(db, { contactIds: ids }),
+    blocksOfContacts(db, { contactIds: ids }),
+    userId ? favoritesOfContacts(db, { userId, contactIds: ids }) : Promise.resolve([]),
+    ownerIds.length ? usersByIds(db, { userIds: ownerIds }) : Promise.resolve([]),
   ]);
   for (const row of numbers) push(relations.numbers, row.contact_id, row);
   const groupUsers = await groupUsersOf(db, [...new Set(memberships.map((m) => m.id))]);
@@ -212,14 +266,7 @@ export async function loadRelations(db: Db, contacts: ContactRow[], userId: stri
 export async function groupUsersOf(db: Db, groupIds: string[]): Promise<Map<string, UserRefRow[]>> {
   const map = new Map<string, UserRefRow[]>();
   if (groupIds.length === 0) return map;
-  const rows = await db
-    .selectFrom('contact_group_users')
-    .innerJoin('users', 'users.id', 'contact_group_users.user_id')
-    .select([...userRef, 'contact_group_users.group_id'])
-    .where('contact_group_users.group_id', 'in', groupIds)
-    .orderBy('users.last_name')
-    .orderBy('users.first_name')
-    .execute();
+  const rows = await usersOfGroups(db, { groupIds });
   for (const { group_id, ...user } of rows) {
     const list = map.get(group_id);
     if (list) list.push(user);

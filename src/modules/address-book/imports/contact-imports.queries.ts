@@ -3,27 +3,31 @@ import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactImportTable, ImportStatus } from '../address-book.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 
 type Db = Kysely<DB> | Transaction<DB>;
 
+/** What selects imports: the tenant, their owner, and a status when filtered. */
+interface ImportScope {
+  pbxId: string;
+  userId: string;
+  status?: ImportStatus;
+}
+
 /** An import belongs to the user who uploaded it; nobody else (not even an admin) sees it. */
-function owned(db: Db, tenant: Tenant, userId: string) {
-  return db.selectFrom('contact_imports').where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId);
+function ownImports(db: Db, scope: ImportScope) {
+  const query = db.selectFrom('contact_imports').where('pbx_id', '=', scope.pbxId).where('user_id', '=', scope.userId);
+  return scope.status ? query.where('status', '=', scope.status) : query;
 }
 
 export function findOwnImport(db: Db, tenant: Tenant, userId: string, id: string) {
-  return owned(db, tenant, userId).selectAll().where('id', '=', id).executeTakeFirst();
+  return ownImports(db, { pbxId: tenant.pbxId, userId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listOwnImports(db: Db, tenant: Tenant, userId: string, status: ImportStatus | undefined, sort: SortTerm[], page: PageRequest) {
-  const base = () => (status ? owned(db, tenant, userId).where('status', '=', status) : owned(db, tenant, userId));
-  return fetchPage(
-    () => base(),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const ownImportPage = pagedQuery({ scoped: ownImports, columns: (query) => query.selectAll() });
+
+export function listOwnImports(db: Db, tenant: Tenant, userId: string, status: ImportStatus | undefined, sort: SortTerm[], page: PageRequest) {
+  return ownImportPage(db, { pbxId: tenant.pbxId, userId, status }, sort, page);
 }
 
 export function insertImport(db: Db, row: Insertable<ContactImportTable>) {

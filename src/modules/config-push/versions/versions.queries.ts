@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ConfigPushStatus, ConfigVersionTable } from '../config-push.tables.js';
 
@@ -85,15 +85,20 @@ export function pendingVersion(db: Db, tenant: Tenant) {
     .executeTakeFirst();
 }
 
+/** What selects configuration pushes: the tenant, and a status when filtered. */
+interface VersionScope {
+  pbxId: string;
+  status?: ConfigPushStatus;
+}
+
+function versionsOf(db: Kysely<DB>, scope: VersionScope) {
+  let query = db.selectFrom('config_versions').where('pbx_id', '=', scope.pbxId);
+  if (scope.status) query = query.where('status', '=', scope.status);
+  return query;
+}
+
+const versionPage = pagedQuery({ scoped: versionsOf, columns: (query) => query.selectAll() });
+
 export function listVersions(db: Db, tenant: Tenant, filters: { status?: ConfigPushStatus }, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => {
-      let query = db.selectFrom('config_versions').where('pbx_id', '=', tenant.pbxId);
-      if (filters.status) query = query.where('status', '=', filters.status);
-      return query;
-    },
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return versionPage(db, { pbxId: tenant.pbxId, ...filters }, sort, page);
 }

@@ -1,11 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallerIdentityTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 export interface CallerIdentityFilters {
@@ -16,38 +17,48 @@ export interface CallerIdentityFilters {
   trashed?: TrashedFilter;
 }
 
-function identitiesOf(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters) {
-  let query = db.selectFrom('caller_identities').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name', 'external_caller_number'], filters.search));
-  if (filters.userId) query = query.where('user_id', '=', filters.userId);
-  if (filters.availableTo) {
-    const userId = filters.availableTo;
+/** What selects caller identities: the tenant, and each filter that is set (`search` as a pattern). */
+interface CallerIdentityScope {
+  pbxId: string;
+  search?: string;
+  userId?: string;
+  availableTo?: string;
+  trashed?: TrashedFilter;
+}
+
+function identitiesOf(db: Kysely<DB>, scope: CallerIdentityScope) {
+  let query = db.selectFrom('caller_identities').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name', 'external_caller_number'], scope.search));
+  if (scope.userId) query = query.where('user_id', '=', scope.userId);
+  if (scope.availableTo) {
+    const userId = scope.availableTo;
     query = query.where((eb) => eb.or([eb('user_id', '=', userId), eb('user_id', 'is', null)]));
   }
   return query;
 }
 
-export async function listCallerIdentities(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => identitiesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const callerIdentityPage = pagedQuery({ scoped: identitiesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
+export function listCallerIdentities(db: Kysely<DB>, tenant: Tenant, filters: CallerIdentityFilters, sort: SortTerm[], page: PageRequest) {
+  return callerIdentityPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findCallerIdentity(db: Kysely<DB>, tenant: Tenant, id: string) {
-  return identitiesOf(db, tenant, {}).selectAll().where('id', '=', id).executeTakeFirst();
+  return identitiesOf(db, { pbxId: tenant.pbxId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+// A user list's `include=callerIdentities`: compiled once per number of users.
+const identitiesAvailableToUserIds = valuesQuery((db, v: { pbxId: string; userIds: readonly string[] }) =>
+  identitiesOf(db, { pbxId: v.pbxId })
+    .selectAll()
+    .where((eb) => eb.or([eb('user_id', 'is', null), ...(v.userIds.length ? [eb('user_id', 'in', v.userIds)] : [])]))
+    .orderBy('name'),
+);
 
 /** Identities the given users may present: their own plus the PBX-wide ones. */
 export function identitiesAvailableToUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]) {
-  return identitiesOf(db, tenant, {})
-    .selectAll()
-    .where((eb) => eb.or([eb('user_id', 'is', null), ...(userIds.length ? [eb('user_id', 'in', userIds)] : [])]))
-    .orderBy('name')
-    .execute();
+  return identitiesAvailableToUserIds(db, { pbxId: tenant.pbxId, userIds });
 }
 
 export async function insertCallerIdentity(db: Kysely<DB>, row: Insertable<CallerIdentityTable>): Promise<void> {

@@ -1,11 +1,11 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 export interface PhoneNumberFilters {
@@ -14,25 +14,30 @@ export interface PhoneNumberFilters {
   trashed?: TrashedFilter;
 }
 
-function numbersOf(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters) {
-  let query = db.selectFrom('phone_numbers').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['number', 'label'], filters.search));
-  if (filters.destinationType) query = query.where('destination_type', '=', filters.destinationType);
+/** What selects phone numbers: the tenant, and each filter that is set (`search` as a pattern). */
+interface PhoneNumberScope {
+  pbxId: string;
+  search?: string;
+  destinationType?: string;
+  trashed?: TrashedFilter;
+}
+
+function numbersOf(db: Kysely<DB>, scope: PhoneNumberScope) {
+  let query = db.selectFrom('phone_numbers').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['number', 'label'], scope.search));
+  if (scope.destinationType) query = query.where('destination_type', '=', scope.destinationType);
   return query;
 }
 
-export async function listPhoneNumbers(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => numbersOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const phoneNumberPage = pagedQuery({ scoped: numbersOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
+export function listPhoneNumbers(db: Kysely<DB>, tenant: Tenant, filters: PhoneNumberFilters, sort: SortTerm[], page: PageRequest) {
+  return phoneNumberPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findPhoneNumber(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return numbersOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+  return numbersOf(db, { pbxId: tenant.pbxId, trashed: options.withTrashed ? 'with' : 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();

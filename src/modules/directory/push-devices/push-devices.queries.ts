@@ -1,10 +1,10 @@
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PushDeviceTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
 
 export interface DeviceFilters {
   type?: string;
@@ -12,25 +12,31 @@ export interface DeviceFilters {
   search?: string;
 }
 
-function devicesOf(db: Kysely<DB>, tenant: Tenant, userId: string, filters: DeviceFilters) {
-  let query = db.selectFrom('push_devices').where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId);
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.active !== undefined) query = query.where('is_active', '=', filters.active ? 1 : 0);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+/** What selects a user's push devices: the tenant, the owner, and each filter that is set (`search` as a pattern). */
+interface DeviceScope {
+  pbxId: string;
+  userId: string;
+  type?: string;
+  active?: boolean;
+  search?: string;
+}
+
+function devicesOf(db: Kysely<DB>, scope: DeviceScope) {
+  let query = db.selectFrom('push_devices').where('pbx_id', '=', scope.pbxId).where('user_id', '=', scope.userId);
+  if (scope.type) query = query.where('type', '=', scope.type);
+  if (scope.active !== undefined) query = query.where('is_active', '=', scope.active ? 1 : 0);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
   return query;
 }
 
-export async function listDevices(db: Kysely<DB>, tenant: Tenant, userId: string, filters: DeviceFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => devicesOf(db, tenant, userId, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const devicePage = pagedQuery({ scoped: devicesOf, columns: (query) => query.selectAll() });
+
+export function listDevices(db: Kysely<DB>, tenant: Tenant, userId: string, filters: DeviceFilters, sort: SortTerm[], page: PageRequest) {
+  return devicePage(db, { pbxId: tenant.pbxId, userId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findDevice(db: Kysely<DB>, tenant: Tenant, userId: string, id: string) {
-  return devicesOf(db, tenant, userId, {}).selectAll().where('id', '=', id).executeTakeFirst();
+  return devicesOf(db, { pbxId: tenant.pbxId, userId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export function findDeviceByToken(db: Kysely<DB>, token: string) {

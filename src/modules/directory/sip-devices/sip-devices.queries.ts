@@ -1,11 +1,12 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SipDeviceTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../http/soft-delete.js';
 
 export interface SipDeviceFilters {
@@ -15,46 +16,61 @@ export interface SipDeviceFilters {
   trashed?: TrashedFilter;
 }
 
-function devicesOf(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters) {
-  let query = db.selectFrom('sip_devices').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name', 'username', 'mac_address'], filters.search));
-  if (filters.userId) query = query.where('user_id', '=', filters.userId);
-  if (filters.model) query = query.where('model', '=', filters.model);
+/** What selects SIP devices: the tenant, and each filter that is set (`search` as a pattern). */
+interface SipDeviceScope {
+  pbxId: string;
+  search?: string;
+  userId?: string;
+  model?: string;
+  trashed?: TrashedFilter;
+}
+
+function devicesOf(db: Kysely<DB>, scope: SipDeviceScope) {
+  let query = db.selectFrom('sip_devices').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name', 'username', 'mac_address'], scope.search));
+  if (scope.userId) query = query.where('user_id', '=', scope.userId);
+  if (scope.model) query = query.where('model', '=', scope.model);
   return query;
 }
 
-export async function listSipDevices(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => devicesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const sipDevicePage = pagedQuery({ scoped: devicesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
+export function listSipDevices(db: Kysely<DB>, tenant: Tenant, filters: SipDeviceFilters, sort: SortTerm[], page: PageRequest) {
+  return sipDevicePage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findSipDevice(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return devicesOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+  return devicesOf(db, { pbxId: tenant.pbxId, trashed: options.withTrashed ? 'with' : 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
 }
 
+// A user list's `include=sipDevices`: compiled once per number of users.
+const sipDevicesOfUserIds = valuesQuery((db, v: { pbxId: string; userIds: readonly string[] }) =>
+  devicesOf(db, { pbxId: v.pbxId }).selectAll().where('user_id', 'in', v.userIds).orderBy('name'),
+);
+
 /** Live devices owned by the given users. */
 export function sipDevicesOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]) {
   if (userIds.length === 0) return Promise.resolve([]);
-  return devicesOf(db, tenant, {}).selectAll().where('user_id', 'in', userIds).orderBy('name').execute();
+  return sipDevicesOfUserIds(db, { pbxId: tenant.pbxId, userIds });
 }
+
+// An extension list's `include=sipDevice`: compiled once per number of extensions.
+const sipDevicesOfExtensionIds = valuesQuery((db, v: { pbxId: string; extensionIds: readonly string[] }) =>
+  devicesOf(db, { pbxId: v.pbxId })
+    .selectAll()
+    .where((eb) => eb.or([eb('extension_id', 'in', v.extensionIds), eb('roaming_extension_id', 'in', v.extensionIds)]))
+    .orderBy('created_at')
+    .orderBy('id'),
+);
 
 /** Live devices an extension rings on: logged in there by roaming, or its home device. */
 export function sipDevicesOfExtensions(db: Kysely<DB>, tenant: Tenant, extensionIds: string[]) {
   if (extensionIds.length === 0) return Promise.resolve([]);
-  return devicesOf(db, tenant, {})
-    .selectAll()
-    .where((eb) => eb.or([eb('extension_id', 'in', extensionIds), eb('roaming_extension_id', 'in', extensionIds)]))
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  return sipDevicesOfExtensionIds(db, { pbxId: tenant.pbxId, extensionIds });
 }
 
 export async function insertSipDevice(db: Kysely<DB>, row: Insertable<SipDeviceTable>): Promise<void> {

@@ -1,10 +1,11 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { matchesSearch } from '../../../db/search.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { UserGroupTable } from '../directory.tables.js';
-import { fetchPage } from '../../../db/paging.js';
+import { pagedQuery } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -13,33 +14,42 @@ export interface UserGroupFilters {
   userId?: string;
 }
 
-function groupsOf(db: Executor, tenant: Tenant, filters: UserGroupFilters) {
-  let query = db.selectFrom('user_groups').where('pbx_id', '=', tenant.pbxId);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.userId) query = query.where('user_id', '=', filters.userId);
+/** What selects user groups: the tenant, and each filter that is set (`search` as a pattern). */
+interface UserGroupScope {
+  pbxId: string;
+  search?: string;
+  userId?: string;
+}
+
+function groupsOf(db: Executor, scope: UserGroupScope) {
+  let query = db.selectFrom('user_groups').where('pbx_id', '=', scope.pbxId);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.userId) query = query.where('user_id', '=', scope.userId);
   return query;
 }
 
-export async function listUserGroups(db: Kysely<DB>, tenant: Tenant, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => groupsOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+const userGroupPage = pagedQuery({ scoped: groupsOf, columns: (query) => query.selectAll() });
+
+export function listUserGroups(db: Kysely<DB>, tenant: Tenant, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
+  return userGroupPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findUserGroup(db: Executor, tenant: Tenant, userId: string, id: string) {
-  return groupsOf(db, tenant, { userId }).selectAll().where('id', '=', id).executeTakeFirst();
+  return groupsOf(db, { pbxId: tenant.pbxId, userId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+// A user list's `include=groups` (and an extension list's `include=user.groups`): compiled once per number of users.
+const groupsOfOwnerIds = valuesQuery((db, v: { pbxId: string; userIds: readonly string[] }) =>
+  groupsOf(db, { pbxId: v.pbxId }).selectAll().where('user_id', 'in', v.userIds).orderBy('position'),
+);
 
 export function groupsOwnedBy(db: Executor, tenant: Tenant, userIds: string[]) {
   if (userIds.length === 0) return Promise.resolve([]);
-  return groupsOf(db, tenant, {}).selectAll().where('user_id', 'in', userIds).orderBy('position').execute();
+  return groupsOfOwnerIds(db, { pbxId: tenant.pbxId, userIds });
 }
 
 export async function countGroups(db: Executor, tenant: Tenant, userId: string): Promise<number> {
-  const row = await groupsOf(db, tenant, { userId })
+  const row = await groupsOf(db, { pbxId: tenant.pbxId, userId })
     .select((eb) => eb.fn.countAll().as('total'))
     .executeTakeFirstOrThrow();
   return Number(row.total);

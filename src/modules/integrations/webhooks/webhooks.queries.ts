@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { UserPrincipal } from '../../../platform/auth/principal.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { DeliveryStatus, WebhookDeliveryTable } from '../../../platform/webhooks/webhooks.tables.js';
@@ -13,23 +13,35 @@ export interface DeliveryFilters {
   subjectId?: string;
 }
 
-/** A user reads the log of events about its own things; an administrator reads the whole PBX's. */
-function deliveriesSeenBy(db: Kysely<DB>, tenant: Tenant, reader: UserPrincipal) {
-  const query = db.selectFrom('webhook_deliveries').where('pbx_id', '=', tenant.pbxId);
-  return reader.role === 'admin' ? query : query.where('user_id', '=', reader.userId);
+/** What selects deliveries: the tenant, the reader's user id unless it is an administrator, and each filter that is set. */
+interface DeliveryScope {
+  pbxId: string;
+  userId?: string;
+  event?: string;
+  status?: DeliveryStatus;
+  subjectId?: string;
 }
 
+function deliveriesOf(db: Kysely<DB>, scope: DeliveryScope) {
+  let query = db.selectFrom('webhook_deliveries').where('pbx_id', '=', scope.pbxId);
+  if (scope.userId) query = query.where('user_id', '=', scope.userId);
+  if (scope.event) query = query.where('event', '=', scope.event);
+  if (scope.status) query = query.where('status', '=', scope.status);
+  if (scope.subjectId) query = query.where('subject_id', '=', scope.subjectId);
+  return query;
+}
+
+/** A user reads the log of events about its own things; an administrator reads the whole PBX's. */
+function seenBy(tenant: Tenant, reader: UserPrincipal): DeliveryScope {
+  return { pbxId: tenant.pbxId, userId: reader.role === 'admin' ? undefined : reader.userId };
+}
+
+const deliveryPage = pagedQuery({ scoped: deliveriesOf, columns: (query) => query.selectAll() });
+
 export function listDeliveries(db: Kysely<DB>, tenant: Tenant, reader: UserPrincipal, filters: DeliveryFilters, sort: SortTerm[], page: PageRequest) {
-  const filtered = () => {
-    let query = deliveriesSeenBy(db, tenant, reader);
-    if (filters.event) query = query.where('event', '=', filters.event);
-    if (filters.status) query = query.where('status', '=', filters.status);
-    if (filters.subjectId) query = query.where('subject_id', '=', filters.subjectId);
-    return query;
-  };
-  return fetchPage(filtered, (query) => query.selectAll(), sort, page);
+  return deliveryPage(db, { ...seenBy(tenant, reader), ...filters }, sort, page);
 }
 
 export function findDelivery(db: Kysely<DB>, tenant: Tenant, reader: UserPrincipal, id: string) {
-  return deliveriesSeenBy(db, tenant, reader).selectAll().where('id', '=', id).executeTakeFirst();
+  return deliveriesOf(db, seenBy(tenant, reader)).selectAll().where('id', '=', id).executeTakeFirst();
 }

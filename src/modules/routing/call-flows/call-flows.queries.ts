@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallFlowTable } from '../routing.tables.js';
@@ -14,13 +14,21 @@ export interface CallFlowFilters {
   targetId?: string;
 }
 
-function flowsOf(db: Kysely<DB>, tenant: Tenant, filters: CallFlowFilters) {
-  let query = trashedScope(db.selectFrom('call_flows').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name', 'description'], filters.search));
-  // Node types sit in the JSON text, written by the service as `"type":"x"` (x one of NODE_TYPES).
-  if (filters.nodeType) query = query.where('nodes', 'like', `%"type":"${filters.nodeType}"%`);
-  if (filters.targetId) {
-    const targetId = filters.targetId;
+/** What selects call flows: the tenant, and each filter that is set (`search` and the node type as patterns). */
+interface CallFlowScope {
+  pbxId: string;
+  search?: string;
+  trashed?: TrashedFilter;
+  nodeTypePattern?: string;
+  targetId?: string;
+}
+
+function flowsOf(db: Kysely<DB>, scope: CallFlowScope) {
+  let query = trashedScope(db.selectFrom('call_flows').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name', 'description'], scope.search));
+  if (scope.nodeTypePattern) query = query.where('nodes', 'like', scope.nodeTypePattern);
+  if (scope.targetId) {
+    const targetId = scope.targetId;
     query = query.where((eb) =>
       eb.exists(
         eb
@@ -34,17 +42,17 @@ function flowsOf(db: Kysely<DB>, tenant: Tenant, filters: CallFlowFilters) {
   return query;
 }
 
+const callFlowPage = pagedQuery({ scoped: flowsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listCallFlows(db: Kysely<DB>, tenant: Tenant, filters: CallFlowFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => flowsOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  const { nodeType, ...others } = filters;
+  // Node types sit in the JSON text, written by the service as `"type":"x"` (x one of NODE_TYPES).
+  const nodeTypePattern = nodeType ? `%"type":"${nodeType}"%` : undefined;
+  return callFlowPage(db, { pbxId: tenant.pbxId, ...others, search: searchPattern(filters.search), nodeTypePattern }, sort, page);
 }
 
 export function findCallFlow(db: Kysely<DB>, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}) {
-  return flowsOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+  return flowsOf(db, { pbxId: tenant.pbxId, trashed: options.withTrashed ? 'with' : 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();

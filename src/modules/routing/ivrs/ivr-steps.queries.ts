@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { IvrStepTable } from '../routing.tables.js';
@@ -24,40 +25,44 @@ const optionRank = sql<number>`case ${sql.join(
 export const optionOrder = (a: { option: string }, b: { option: string }) =>
   (IVR_OPTIONS as readonly string[]).indexOf(a.option) - (IVR_OPTIONS as readonly string[]).indexOf(b.option);
 
-function stepsOf(db: Executor, tenant: Tenant, ivrId: string, filters: IvrStepFilters) {
-  let query = db.selectFrom('ivr_steps').where('pbx_id', '=', tenant.pbxId).where('ivr_id', '=', ivrId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.option) query = query.where('option', '=', filters.option);
+/** What selects an IVR's steps: the tenant, the IVR, and each filter that is set. */
+interface IvrStepScope {
+  pbxId: string;
+  ivrId: string;
+  option?: string;
+  trashed?: TrashedFilter;
+}
+
+function stepsOf(db: Executor, scope: IvrStepScope) {
+  let query = db.selectFrom('ivr_steps').where('pbx_id', '=', scope.pbxId).where('ivr_id', '=', scope.ivrId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.option) query = query.where('option', '=', scope.option);
   return query;
 }
+
+const ivrStepPage = pagedQuery({ scoped: stepsOf, columns: (query) => query.selectAll().select(optionRank.as('option_rank')), choices: ['trashed'] });
 
 /** A page of an IVR's steps; `sort=option` follows the menu's order, not the characters'. */
 export async function listIvrSteps(db: Executor, tenant: Tenant, ivrId: string, filters: IvrStepFilters, sort: SortTerm[], page: PageRequest) {
   const terms = sort.map((term) => (term.field === 'option' ? { ...term, field: 'option_rank' } : term));
-  const { rows, total } = await fetchPage(
-    () => stepsOf(db, tenant, ivrId, filters),
-    (query) => query.selectAll().select(optionRank.as('option_rank')),
-    terms,
-    page,
-  );
+  const { rows, total } = await ivrStepPage(db, { pbxId: tenant.pbxId, ivrId, ...filters }, terms, page);
   return { rows: rows.map(({ option_rank: _rank, ...row }) => row), total };
 }
 
 export function findIvrStep(db: Executor, tenant: Tenant, ivrId: string, id: string, trashed: TrashedFilter = 'without'): Promise<IvrStepRow | undefined> {
-  return stepsOf(db, tenant, ivrId, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return stepsOf(db, { pbxId: tenant.pbxId, ivrId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+// An IVR list's steps: compiled once per number of IVRs.
+const liveStepsOfIvrIds = valuesQuery((db, v: { pbxId: string; ivrIds: readonly string[] }) =>
+  db.selectFrom('ivr_steps').selectAll().where('pbx_id', '=', v.pbxId).where('ivr_id', 'in', v.ivrIds).where('deleted_at', 'is', null),
+);
 
 /** The live steps of these IVRs, each IVR's in the menu's order. */
 export async function liveStepsOfIvrs(db: Executor, tenant: Tenant, ivrIds: string[]): Promise<Map<string, IvrStepRow[]>> {
   const byIvr = new Map<string, IvrStepRow[]>();
   if (ivrIds.length === 0) return byIvr;
-  const rows = await db
-    .selectFrom('ivr_steps')
-    .selectAll()
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('ivr_id', 'in', ivrIds)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const rows = await liveStepsOfIvrIds(db, { pbxId: tenant.pbxId, ivrIds });
   for (const row of rows.sort(optionOrder)) {
     const list = byIvr.get(row.ivr_id) ?? [];
     list.push(row);

@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { IvrTable } from '../routing.tables.js';
@@ -14,44 +15,51 @@ export interface IvrFilters {
   trashed?: TrashedFilter;
 }
 
-function ivrsOf(db: Executor, tenant: Tenant, filters: IvrFilters) {
-  let query = db.selectFrom('ivrs').where('pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+/** What selects IVRs: the tenant, and each filter that is set (`search` as a pattern). */
+interface IvrScope {
+  pbxId: string;
+  search?: string;
+  trashed?: TrashedFilter;
+}
+
+function ivrsOf(db: Executor, scope: IvrScope) {
+  let query = db.selectFrom('ivrs').where('pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
   return query;
 }
 
+const ivrPage = pagedQuery({ scoped: ivrsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listIvrs(db: Executor, tenant: Tenant, filters: IvrFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => ivrsOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return ivrPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 /** A live IVR of the tenant (or, with `trashed`, a deleted one too / only). */
 export function findIvr(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<IvrRow | undefined> {
-  return ivrsOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return ivrsOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
+
+// The names of `include=target` on step and IVR lists: each compiled once per number of ids.
+const liveIvrNamesById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
+  ivrsOf(db, { pbxId: v.pbxId }).select(['id', 'name']).where('id', 'in', v.ids),
+);
 
 /** Names of the tenant's live IVRs by id (what steps point at). */
 export async function liveIvrNames(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await ivrsOf(db, tenant, {}).select(['id', 'name']).where('id', 'in', ids).execute();
+  const rows = await liveIvrNamesById(db, { pbxId: tenant.pbxId, ids });
   return new Map(rows.map((row) => [row.id, row.name]));
 }
+
+const liveCallFlowNamesById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
+  db.selectFrom('call_flows').select(['id', 'name']).where('pbx_id', '=', v.pbxId).where('deleted_at', 'is', null).where('id', 'in', v.ids),
+);
 
 /** Names of the tenant's live call flows by id (what steps point at). */
 export async function liveCallFlowNames(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('call_flows')
-    .select(['id', 'name'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await liveCallFlowNamesById(db, { pbxId: tenant.pbxId, ids });
   return new Map(rows.map((row) => [row.id, row.name]));
 }
 

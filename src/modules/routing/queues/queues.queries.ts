@@ -1,7 +1,8 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
+import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { QueueMemberTable, QueueTable } from '../routing.tables.js';
@@ -16,30 +17,36 @@ export interface QueueFilters {
   trashed?: TrashedFilter;
 }
 
-function queuesOf(db: Kysely<DB>, tenant: Tenant, filters: QueueFilters) {
-  let query = trashedScope(db.selectFrom('queues').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.strategy) query = query.where('strategy', '=', filters.strategy as QueueRow['strategy']);
-  if (filters.memberId) {
-    const memberId = filters.memberId;
+/** What selects queues: the tenant, and each filter that is set (`search` as a pattern). */
+interface QueueScope {
+  pbxId: string;
+  search?: string;
+  strategy?: string;
+  memberId?: string;
+  trashed?: TrashedFilter;
+}
+
+function queuesOf(db: Kysely<DB>, scope: QueueScope) {
+  let query = trashedScope(db.selectFrom('queues').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.strategy) query = query.where('strategy', '=', scope.strategy as QueueRow['strategy']);
+  if (scope.memberId) {
+    const memberId = scope.memberId;
     query = query.where('id', 'in', (eb) =>
-      eb.selectFrom('queue_members').select('queue_id').where('pbx_id', '=', tenant.pbxId).where('member_id', '=', memberId),
+      eb.selectFrom('queue_members').select('queue_id').where('pbx_id', '=', scope.pbxId).where('member_id', '=', memberId),
     );
   }
   return query;
 }
 
+const queuePage = pagedQuery({ scoped: queuesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listQueues(db: Kysely<DB>, tenant: Tenant, filters: QueueFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => queuesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return queuePage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findQueue(db: Kysely<DB>, tenant: Tenant, id: string, options: { trashed?: TrashedFilter } = {}): Promise<QueueRow | undefined> {
-  return queuesOf(db, tenant, { trashed: options.trashed ?? 'without' })
+  return queuesOf(db, { pbxId: tenant.pbxId, trashed: options.trashed ?? 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
@@ -53,17 +60,15 @@ export async function updateQueue(db: Kysely<DB>, tenant: Tenant, id: string, ch
   await db.updateTable('queues').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
 
+// A page's members and their `include`d users and extensions: each compiled once per number of ids.
+const membersOfQueueIds = valuesQuery((db, v: { pbxId: string; queueIds: readonly string[] }) =>
+  db.selectFrom('queue_members').selectAll().where('pbx_id', '=', v.pbxId).where('queue_id', 'in', v.queueIds).orderBy('queue_id').orderBy('position'),
+);
+
 /** The members of these queues, each queue's in ring order. */
 export function membersOfQueues(db: Kysely<DB>, tenant: Tenant, queueIds: string[]): Promise<QueueMemberRow[]> {
   if (queueIds.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('queue_members')
-    .selectAll()
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('queue_id', 'in', queueIds)
-    .orderBy('queue_id')
-    .orderBy('position')
-    .execute();
+  return membersOfQueueIds(db, { pbxId: tenant.pbxId, queueIds });
 }
 
 /** The queue's whole member list is replaced by `members` (already in ring order). */
@@ -79,21 +84,24 @@ export async function liveIds(db: Kysely<DB>, tenant: Tenant, table: 'users' | '
   return new Set(rows.map((row) => row.id));
 }
 
+const usersById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
+  db.selectFrom('users').select(['id', 'first_name', 'last_name', 'email']).where('pbx_id', '=', v.pbxId).where('id', 'in', v.ids),
+);
+
 /** Summaries of the tenant's users by id (deleted ones included: a member may outlive its user). */
 export async function memberUsers(db: Kysely<DB>, tenant: Tenant, ids: string[]) {
   if (ids.length === 0) return new Map<string, { id: string; first_name: string; last_name: string; email: string }>();
-  const rows = await db
-    .selectFrom('users')
-    .select(['id', 'first_name', 'last_name', 'email'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('id', 'in', ids)
-    .execute();
+  const rows = await usersById(db, { pbxId: tenant.pbxId, ids });
   return new Map(rows.map((row) => [row.id, row]));
 }
+
+const extensionsById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
+  db.selectFrom('extensions').select(['id', 'number', 'name']).where('pbx_id', '=', v.pbxId).where('id', 'in', v.ids),
+);
 
 /** Summaries of the tenant's extensions by id (deleted ones included). */
 export async function memberExtensions(db: Kysely<DB>, tenant: Tenant, ids: string[]) {
   if (ids.length === 0) return new Map<string, { id: string; number: string; name: string }>();
-  const rows = await db.selectFrom('extensions').select(['id', 'number', 'name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', ids).execute();
+  const rows = await extensionsById(db, { pbxId: tenant.pbxId, ids });
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SoundFileTable, SoundFileType } from '../routing.tables.js';
@@ -16,25 +16,31 @@ export interface SoundFileFilters {
   trashed?: TrashedFilter;
 }
 
-function soundFilesOf(db: Executor, tenant: Tenant, filters: SoundFileFilters) {
-  let query = trashedScope(db.selectFrom('sound_files').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.type) query = query.where('type', '=', filters.type);
-  if (filters.language) query = query.where('language', '=', filters.language);
+/** What selects sound files: the tenant, and each filter that is set (`search` as a pattern). */
+interface SoundFileScope {
+  pbxId: string;
+  search?: string;
+  type?: SoundFileType;
+  language?: string;
+  trashed?: TrashedFilter;
+}
+
+function soundFilesOf(db: Executor, scope: SoundFileScope) {
+  let query = trashedScope(db.selectFrom('sound_files').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.type) query = query.where('type', '=', scope.type);
+  if (scope.language) query = query.where('language', '=', scope.language);
   return query;
 }
 
+const soundFilePage = pagedQuery({ scoped: soundFilesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listSoundFiles(db: Executor, tenant: Tenant, filters: SoundFileFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => soundFilesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return soundFilePage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findSoundFile(db: Executor, tenant: Tenant, id: string, options: { withTrashed?: boolean } = {}): Promise<SoundFileRow | undefined> {
-  return soundFilesOf(db, tenant, { trashed: options.withTrashed ? 'with' : 'without' })
+  return soundFilesOf(db, { pbxId: tenant.pbxId, trashed: options.withTrashed ? 'with' : 'without' })
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();

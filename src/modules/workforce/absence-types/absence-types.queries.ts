@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { AbsenceTypeTable, LedgerTypeName } from '../recurring.tables.js';
@@ -15,24 +15,29 @@ export interface AbsenceTypeFilters {
   trashed?: TrashedFilter;
 }
 
-function typesOf(db: Executor, tenant: Tenant, filters: AbsenceTypeFilters) {
-  let query = trashedScope(db.selectFrom('absence_types').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.type) query = query.where('type', '=', filters.type);
+/** What selects absence types: the tenant, and each filter that is set (`search` as a pattern). */
+interface AbsenceTypeScope {
+  pbxId: string;
+  search?: string;
+  type?: LedgerTypeName;
+  trashed?: TrashedFilter;
+}
+
+function typesOf(db: Executor, scope: AbsenceTypeScope) {
+  let query = trashedScope(db.selectFrom('absence_types').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.type) query = query.where('type', '=', scope.type);
   return query;
 }
 
+const absenceTypePage = pagedQuery({ scoped: typesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listAbsenceTypes(db: Kysely<DB>, tenant: Tenant, filters: AbsenceTypeFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => typesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return absenceTypePage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findAbsenceType(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<AbsenceTypeRow | undefined> {
-  return typesOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return typesOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertAbsenceType(db: Executor, row: Insertable<AbsenceTypeTable>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { DialectName } from '../../../db/database.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/days.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
@@ -35,12 +35,26 @@ function validatorEntries(db: Executor) {
   return db.selectFrom('absence_request_validators').select('absence_request_validators.absence_request_id');
 }
 
-function absencesOf(db: Executor, tenant: Tenant, filters: AbsenceFilters) {
+/** What selects ledger rows: the tenant, each filter that is set, and `awaiting` (with the validator's employee id for a plain user). */
+interface AbsenceScope {
+  pbxId: string;
+  employeeId?: string;
+  statuses?: StoredAbsenceStatus[];
+  types?: StoredAbsenceType[];
+  from?: CalendarDay;
+  to?: CalendarDay;
+  visibleTo?: string;
+  /** Pending rows with a pending entry: any entry, or that of `awaitingEmployeeId` when set. */
+  awaiting?: boolean;
+  awaitingEmployeeId?: string;
+}
+
+function absencesOf(db: Executor, scope: AbsenceScope) {
   let query = db
     .selectFrom('absence_requests')
     .innerJoin('employees', 'employees.id', 'absence_requests.employee_id')
-    .where('absence_requests.pbx_id', '=', tenant.pbxId);
-  const { employeeId, statuses, types, from, to, visibleTo, awaiting } = filters;
+    .where('absence_requests.pbx_id', '=', scope.pbxId);
+  const { employeeId, statuses, types, from, to, visibleTo, awaitingEmployeeId } = scope;
   if (employeeId) query = query.where('absence_requests.employee_id', '=', employeeId);
   if (statuses?.length) query = query.where('absence_requests.status', 'in', statuses);
   if (types?.length) query = query.where('absence_requests.type', 'in', types);
@@ -53,32 +67,43 @@ function absencesOf(db: Executor, tenant: Tenant, filters: AbsenceFilters) {
         eb('absence_requests.id', 'in', validatorEntries(db).where('absence_request_validators.employee_id', '=', visibleTo)),
       ]),
     );
-  if (awaiting) {
-    let entries = validatorEntries(db).where('absence_request_validators.status', '=', 'pending').where('absence_request_validators.pbx_id', '=', tenant.pbxId);
-    if ('employeeId' in awaiting) entries = entries.where('absence_request_validators.employee_id', '=', awaiting.employeeId);
+  if (scope.awaiting) {
+    let entries = validatorEntries(db).where('absence_request_validators.status', '=', 'pending').where('absence_request_validators.pbx_id', '=', scope.pbxId);
+    if (awaitingEmployeeId) entries = entries.where('absence_request_validators.employee_id', '=', awaitingEmployeeId);
     query = query.where('absence_requests.status', '=', 'pending').where('absence_requests.id', 'in', entries);
   }
   return query;
 }
 
+const absencePage = pagedQuery({
+  scoped: absencesOf,
+  columns: (query) => query.selectAll('absence_requests').select('employees.ext_id'),
+  qualify: 'absence_requests',
+});
+
 export function listAbsenceRequests(db: Kysely<DB>, tenant: Tenant, filters: AbsenceFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => absencesOf(db, tenant, filters),
-    (query) => query.selectAll('absence_requests').select('employees.ext_id'),
+  const { awaiting, ...others } = filters;
+  const awaitingEmployeeId = awaiting && 'employeeId' in awaiting ? awaiting.employeeId : undefined;
+  return absencePage(
+    db,
+    { pbxId: tenant.pbxId, ...others, awaiting: awaiting !== undefined, awaitingEmployeeId },
     sort.map((term) => ({ ...term, field: SORT_COLUMNS[term.field] ?? term.field })),
     page,
-    { qualify: 'absence_requests' },
   );
 }
 
 export function findAbsenceRequest(db: Executor, tenant: Tenant, id: string): Promise<AbsenceRow | undefined> {
-  return absencesOf(db, tenant, {}).selectAll('absence_requests').select('employees.ext_id').where('absence_requests.id', '=', id).executeTakeFirst();
+  return absencesOf(db, { pbxId: tenant.pbxId })
+    .selectAll('absence_requests')
+    .select('employees.ext_id')
+    .where('absence_requests.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** Rows by id, in first-day order (unknown ids are left out). */
 export function absenceRequestsByIds(db: Executor, tenant: Tenant, ids: string[]): Promise<AbsenceRow[]> {
   if (ids.length === 0) return Promise.resolve([]);
-  return absencesOf(db, tenant, {})
+  return absencesOf(db, { pbxId: tenant.pbxId })
     .selectAll('absence_requests')
     .select('employees.ext_id')
     .where('absence_requests.id', 'in', ids)

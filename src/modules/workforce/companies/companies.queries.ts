@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CompanyTable } from '../workforce.tables.js';
@@ -15,25 +15,31 @@ export interface CompanyFilters {
   trashed?: TrashedFilter;
 }
 
-function companiesOf(db: Db, tenant: Tenant, filters: CompanyFilters) {
-  let query = trashedScope(db.selectFrom('companies').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name', 'city'], filters.search));
-  if (filters.countryCc) query = query.where('country_cc', '=', filters.countryCc.toUpperCase());
+/** What selects companies: the tenant, and each filter that is set (`search` as a pattern, `countryCc` in upper case). */
+interface CompanyScope {
+  pbxId: string;
+  search?: string;
+  countryCc?: string;
+  trashed?: TrashedFilter;
+}
+
+function companiesOf(db: Db, scope: CompanyScope) {
+  let query = trashedScope(db.selectFrom('companies').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name', 'city'], scope.search));
+  if (scope.countryCc) query = query.where('country_cc', '=', scope.countryCc);
   return query;
 }
 
+const companyPage = pagedQuery({ scoped: companiesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listCompanies(db: Db, tenant: Tenant, filters: CompanyFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => companiesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  const scope = { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search), countryCc: filters.countryCc?.toUpperCase() };
+  return companyPage(db, scope, sort, page);
 }
 
 /** A company of the tenant: live ones by default, `only` for a trashed one, `with` for either. */
 export function findCompany(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<CompanyRow | undefined> {
-  return companiesOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return companiesOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Companies of the tenant by id, trashed ones included (a department or contract may still name one); nulls are skipped. */

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/days.js';
@@ -25,20 +25,35 @@ const END_SORT = sql<string>`coalesce(contract_end, '9999-12-31')`;
 /** The contract's sort names: `from` is the start, `to` the end. */
 const SORT_COLUMNS: Record<string, string> = { from: 'contract_start', to: 'end_sort' };
 
-function contractsOf(db: Executor, tenant: Tenant, employeeId: string, filters: ContractFilters) {
-  let query = trashedScope(db.selectFrom('employee_contracts').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId), filters.trashed);
-  if (filters.from) query = query.where('contract_start', '>=', filters.from);
-  if (filters.to) query = query.where('contract_end', 'is not', null).where('contract_end', '<=', filters.to);
-  if (filters.active === true)
-    query = query.where('contract_start', '<=', filters.today).where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', filters.today)]));
-  if (filters.active === false) query = query.where((eb) => eb.or([eb('contract_start', '>', filters.today), eb('contract_end', '<', filters.today)]));
+/** What selects an employee's contracts: the tenant, the employee, `today` for `active`, and each filter that is set. */
+interface ContractScope {
+  pbxId: string;
+  employeeId: string;
+  from?: CalendarDay;
+  to?: CalendarDay;
+  active?: boolean;
+  today: CalendarDay;
+  trashed?: TrashedFilter;
+}
+
+function contractsOf(db: Executor, scope: ContractScope) {
+  let query = trashedScope(db.selectFrom('employee_contracts').where('pbx_id', '=', scope.pbxId).where('employee_id', '=', scope.employeeId), scope.trashed);
+  const { today } = scope;
+  if (scope.from) query = query.where('contract_start', '>=', scope.from);
+  if (scope.to) query = query.where('contract_end', 'is not', null).where('contract_end', '<=', scope.to);
+  if (scope.active === true)
+    query = query.where('contract_start', '<=', today).where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', today)]));
+  if (scope.active === false) query = query.where((eb) => eb.or([eb('contract_start', '>', today), eb('contract_end', '<', today)]));
   return query;
 }
 
+const contractPage = pagedQuery({ scoped: contractsOf, columns: (query) => query.selectAll().select(END_SORT.as('end_sort')), choices: ['trashed'] });
+
 export function listContracts(db: Kysely<DB>, tenant: Tenant, employeeId: string, filters: ContractFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => contractsOf(db, tenant, employeeId, filters),
-    (query) => query.selectAll().select(END_SORT.as('end_sort')),
+  const { from, to, active, today, trashed } = filters;
+  return contractPage(
+    db,
+    { pbxId: tenant.pbxId, employeeId, from, to, active, today, trashed },
     sort.map((term) => ({ ...term, field: SORT_COLUMNS[term.field] ?? term.field })),
     page,
   );
@@ -46,7 +61,7 @@ export function listContracts(db: Kysely<DB>, tenant: Tenant, employeeId: string
 
 /** An employee's live contracts active on `today`. */
 export function activeContracts(db: Executor, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<ContractTableRow[]> {
-  return contractsOf(db, tenant, employeeId, { active: true, today }).selectAll().execute();
+  return contractsOf(db, { pbxId: tenant.pbxId, employeeId, active: true, today }).selectAll().execute();
 }
 
 /** Every live contract of a live employee of the tenant active on `today` (schedule pools). */
@@ -69,7 +84,7 @@ export function tenantContractsActiveOn(db: Executor, tenant: Tenant, today: Cal
  * several, the stored main one, else the earliest started.
  */
 export async function currentMainContractId(db: Kysely<DB>, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<string | null> {
-  const row = await contractsOf(db, tenant, employeeId, { active: true, today })
+  const row = await contractsOf(db, { pbxId: tenant.pbxId, employeeId, active: true, today })
     .select('id')
     .orderBy('main_company', 'desc')
     .orderBy('contract_start')

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { DepartmentTable } from '../workforce.tables.js';
@@ -15,24 +15,29 @@ export interface DepartmentFilters {
   trashed?: TrashedFilter;
 }
 
-function departmentsOf(db: Db, tenant: Tenant, filters: DepartmentFilters) {
-  let query = trashedScope(db.selectFrom('departments').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.companyId) query = query.where('company_id', '=', filters.companyId);
+/** What selects departments: the tenant, and each filter that is set (`search` as a pattern). */
+interface DepartmentScope {
+  pbxId: string;
+  search?: string;
+  companyId?: string;
+  trashed?: TrashedFilter;
+}
+
+function departmentsOf(db: Db, scope: DepartmentScope) {
+  let query = trashedScope(db.selectFrom('departments').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.companyId) query = query.where('company_id', '=', scope.companyId);
   return query;
 }
 
+const departmentPage = pagedQuery({ scoped: departmentsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listDepartments(db: Db, tenant: Tenant, filters: DepartmentFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => departmentsOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return departmentPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findDepartment(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<DepartmentRow | undefined> {
-  return departmentsOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return departmentsOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /**

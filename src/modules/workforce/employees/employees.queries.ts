@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { EmployeeTable } from '../workforce.tables.js';
@@ -18,35 +18,54 @@ export interface EmployeeFilters {
   trashed?: TrashedFilter;
 }
 
+/** What selects employees: the tenant, the search's words as patterns, and each other filter that is set. */
+interface EmployeeScope {
+  pbxId: string;
+  words?: string[];
+  userId?: string;
+  hasUser?: boolean;
+  trashed?: TrashedFilter;
+}
+
 /** The tenant's employees joined to their linked user; a soft-deleted user is linked to no one. */
-function employeesOf(db: Db, tenant: Tenant, filters: EmployeeFilters) {
+function employeesOf(db: Db, scope: EmployeeScope) {
   let query = db
     .selectFrom('employees')
-    .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.pbx_id', '=', tenant.pbxId).on('users.deleted_at', 'is', null))
-    .where('employees.pbx_id', '=', tenant.pbxId);
-  query = trashedScope(query, filters.trashed, 'employees.deleted_at');
+    .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.pbx_id', '=', scope.pbxId).on('users.deleted_at', 'is', null))
+    .where('employees.pbx_id', '=', scope.pbxId);
+  query = trashedScope(query, scope.trashed, 'employees.deleted_at');
   // Every word must match a name or the ext_id, so "Anna Schmit" and "Schmit Anna" both find her.
-  for (const word of (filters.search ?? '').split(/\s+/).filter(Boolean)) {
-    query = query.where(matchesSearch(['employees.first_name', 'employees.last_name', 'employees.ext_id'], word));
-  }
-  if (filters.userId) query = query.where('users.id', '=', filters.userId);
-  if (filters.hasUser !== undefined) query = query.where('users.id', filters.hasUser ? 'is not' : 'is', null);
+  for (const word of scope.words ?? []) query = query.where(matchesPattern(['employees.first_name', 'employees.last_name', 'employees.ext_id'], word));
+  if (scope.userId) query = query.where('users.id', '=', scope.userId);
+  if (scope.hasUser !== undefined) query = query.where('users.id', scope.hasUser ? 'is not' : 'is', null);
   return query;
 }
 
+const employeePage = pagedQuery({
+  scoped: employeesOf,
+  columns: (query) => query.selectAll('employees').select('users.id as user_id'),
+  choices: ['trashed'],
+  qualify: 'employees',
+  // Employees without an HR id come after the others, whichever the direction.
+  nullsLast: ['ext_id'],
+});
+
+/** The LIKE patterns of a search's words (none for no search). */
+function wordPatterns(search: string | undefined): string[] {
+  return (search ?? '').split(/\s+/).flatMap((word) => searchPattern(word) ?? []);
+}
+
 export function listEmployees(db: Db, tenant: Tenant, filters: EmployeeFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => employeesOf(db, tenant, filters),
-    (query) => query.selectAll('employees').select('users.id as user_id'),
-    sort,
-    page,
-    // Employees without an HR id come after the others, whichever the direction.
-    { qualify: 'employees', nullsLast: ['ext_id'] },
-  );
+  const { search, ...others } = filters;
+  return employeePage(db, { pbxId: tenant.pbxId, ...others, words: wordPatterns(search) }, sort, page);
 }
 
 export function findEmployee(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
-  return employeesOf(db, tenant, { trashed }).selectAll('employees').select('users.id as user_id').where('employees.id', '=', id).executeTakeFirst();
+  return employeesOf(db, { pbxId: tenant.pbxId, trashed })
+    .selectAll('employees')
+    .select('users.id as user_id')
+    .where('employees.id', '=', id)
+    .executeTakeFirst();
 }
 
 /** The employee holding an ext_id in the tenant, soft-deleted ones included (the unique index covers them). */

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { TenantHolidayTable } from '../workforce.tables.js';
@@ -16,26 +16,32 @@ export interface HolidayFilters {
   trashed?: TrashedFilter;
 }
 
-function holidaysOf(db: Executor, tenant: Tenant, filters: HolidayFilters) {
-  let query = trashedScope(db.selectFrom('tenant_holidays').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  const { companyId } = filters;
+/** What selects holidays: the tenant, and each filter that is set (`search` as a pattern). */
+interface HolidayScope {
+  pbxId: string;
+  search?: string;
+  companyId?: string;
+  recurring?: boolean;
+  trashed?: TrashedFilter;
+}
+
+function holidaysOf(db: Executor, scope: HolidayScope) {
+  let query = trashedScope(db.selectFrom('tenant_holidays').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  const { companyId } = scope;
   if (companyId) query = query.where((eb) => eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)]));
-  if (filters.recurring !== undefined) query = query.where('recurring', '=', filters.recurring ? 1 : 0);
+  if (scope.recurring !== undefined) query = query.where('recurring', '=', scope.recurring ? 1 : 0);
   return query;
 }
 
+const holidayPage = pagedQuery({ scoped: holidaysOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listHolidays(db: Kysely<DB>, tenant: Tenant, filters: HolidayFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => holidaysOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return holidayPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findHoliday(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<TenantHolidayRow | undefined> {
-  return holidaysOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return holidaysOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertHoliday(db: Executor, row: Insertable<TenantHolidayTable>): Promise<void> {

@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { DialectName } from '../../../db/database.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { RecurringStatus, RecurringTransactionTable } from '../recurring.tables.js';
 
@@ -13,26 +13,29 @@ export interface RecurringFilters {
   status?: RecurringStatus;
 }
 
-function templatesOf(db: Executor, tenant: Tenant, filters: RecurringFilters = {}) {
-  let query = db.selectFrom('recurring_transactions').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null);
-  if (filters.employeeId) query = query.where('employee_id', '=', filters.employeeId);
-  if (filters.status) query = query.where('status', '=', filters.status);
+/** What selects live templates: the tenant, and each filter that is set. */
+interface RecurringScope {
+  pbxId: string;
+  employeeId?: string;
+  status?: RecurringStatus;
+}
+
+function templatesOf(db: Executor, scope: RecurringScope) {
+  let query = db.selectFrom('recurring_transactions').where('pbx_id', '=', scope.pbxId).where('deleted_at', 'is', null);
+  if (scope.employeeId) query = query.where('employee_id', '=', scope.employeeId);
+  if (scope.status) query = query.where('status', '=', scope.status);
   return query;
 }
 
+const templatePage = pagedQuery({ scoped: templatesOf, columns: (query) => query.selectAll(), nullsLast: ['next_run_at'] });
+
 export function listRecurringTransactions(db: Kysely<DB>, tenant: Tenant, filters: RecurringFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => templatesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-    { nullsLast: ['next_run_at'] },
-  );
+  return templatePage(db, { pbxId: tenant.pbxId, ...filters }, sort, page);
 }
 
 /** A live template of the tenant. */
 export function findRecurringTransaction(db: Executor, tenant: Tenant, id: string): Promise<RecurringTransactionRow | undefined> {
-  return templatesOf(db, tenant).selectAll().where('id', '=', id).executeTakeFirst();
+  return templatesOf(db, { pbxId: tenant.pbxId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertRecurringTransaction(db: Executor, row: Insertable<RecurringTransactionTable>): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PlanningEntryTable, ScheduleTable } from '../schedules.tables.js';
 
@@ -14,24 +14,28 @@ export interface ScheduleFilters {
   isActive?: boolean;
 }
 
-function schedulesOf(db: Executor, tenant: Tenant, filters: ScheduleFilters) {
-  let query = db.selectFrom('schedules').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
-  if (filters.isActive !== undefined) query = query.where('is_active', '=', filters.isActive ? 1 : 0);
+/** What selects live schedules: the tenant, and each filter that is set (`search` as a pattern). */
+interface ScheduleScope {
+  pbxId: string;
+  search?: string;
+  isActive?: boolean;
+}
+
+function schedulesOf(db: Executor, scope: ScheduleScope) {
+  let query = db.selectFrom('schedules').where('pbx_id', '=', scope.pbxId).where('deleted_at', 'is', null);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
+  if (scope.isActive !== undefined) query = query.where('is_active', '=', scope.isActive ? 1 : 0);
   return query;
 }
 
+const schedulePage = pagedQuery({ scoped: schedulesOf, columns: (query) => query.selectAll() });
+
 export function listSchedules(db: Kysely<DB>, tenant: Tenant, filters: ScheduleFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => schedulesOf(db, tenant, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return schedulePage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findSchedule(db: Executor, tenant: Tenant, id: string): Promise<ScheduleRow | undefined> {
-  return schedulesOf(db, tenant, {}).selectAll().where('id', '=', id).executeTakeFirst();
+  return schedulesOf(db, { pbxId: tenant.pbxId }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function insertSchedule(db: Executor, row: Insertable<ScheduleTable>): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/days.js';
@@ -16,26 +16,35 @@ export interface AssignmentFilters {
   trashed?: TrashedFilter;
 }
 
-function assignmentsOf(db: Executor, tenant: Tenant, employeeId: string, filters: AssignmentFilters) {
-  let query = trashedScope(db.selectFrom('work_shift_assignments').where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId), filters.trashed);
-  const { from, to } = filters;
+/** What selects an employee's assignments: the tenant, the employee, and each filter that is set. */
+interface AssignmentScope {
+  pbxId: string;
+  employeeId: string;
+  from?: CalendarDay;
+  to?: CalendarDay;
+  trashed?: TrashedFilter;
+}
+
+function assignmentsOf(db: Executor, scope: AssignmentScope) {
+  let query = trashedScope(
+    db.selectFrom('work_shift_assignments').where('pbx_id', '=', scope.pbxId).where('employee_id', '=', scope.employeeId),
+    scope.trashed,
+  );
+  const { from, to } = scope;
   if (from) query = query.where((eb) => eb.or([eb('valid_until', 'is', null), eb('valid_until', '>=', from)]));
   if (to) query = query.where('valid_from', '<=', to);
   return query;
 }
 
+const assignmentPage = pagedQuery({ scoped: assignmentsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
+
 export function listAssignments(db: Kysely<DB>, tenant: Tenant, employeeId: string, filters: AssignmentFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => assignmentsOf(db, tenant, employeeId, filters),
-    (query) => query.selectAll(),
-    sort,
-    page,
-  );
+  return assignmentPage(db, { pbxId: tenant.pbxId, employeeId, ...filters }, sort, page);
 }
 
 /** Live assignments of an employee valid on some day of `from`..`to`, in order. */
 export function assignmentsOverlapping(db: Executor, tenant: Tenant, employeeId: string, from: CalendarDay, to: CalendarDay | null): Promise<AssignmentRow[]> {
-  return assignmentsOf(db, tenant, employeeId, { from, to: to ?? undefined })
+  return assignmentsOf(db, { pbxId: tenant.pbxId, employeeId, from, to: to ?? undefined })
     .selectAll()
     .orderBy('valid_from')
     .orderBy('id')

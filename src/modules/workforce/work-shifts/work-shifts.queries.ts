@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { fetchPage, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesSearch } from '../../../db/search.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { WorkShiftTable } from '../workforce.tables.js';
@@ -16,23 +16,27 @@ export interface WorkShiftFilters {
 
 const WEEKLY = sql<number>`monday + tuesday + wednesday + thursday + friday + saturday + sunday`;
 
-function shiftsOf(db: Executor, tenant: Tenant, filters: WorkShiftFilters) {
-  let query = trashedScope(db.selectFrom('work_shifts').where('pbx_id', '=', tenant.pbxId), filters.trashed);
-  if (filters.search) query = query.where(matchesSearch(['name'], filters.search));
+/** What selects work shifts: the tenant, and each filter that is set (`search` as a pattern). */
+interface WorkShiftScope {
+  pbxId: string;
+  search?: string;
+  trashed?: TrashedFilter;
+}
+
+function shiftsOf(db: Executor, scope: WorkShiftScope) {
+  let query = trashedScope(db.selectFrom('work_shifts').where('pbx_id', '=', scope.pbxId), scope.trashed);
+  if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
   return query;
 }
 
+const workShiftPage = pagedQuery({ scoped: shiftsOf, columns: (query) => query.selectAll().select(WEEKLY.as('weekly_seconds')), choices: ['trashed'] });
+
 export function listWorkShifts(db: Kysely<DB>, tenant: Tenant, filters: WorkShiftFilters, sort: SortTerm[], page: PageRequest) {
-  return fetchPage(
-    () => shiftsOf(db, tenant, filters),
-    (query) => query.selectAll().select(WEEKLY.as('weekly_seconds')),
-    sort,
-    page,
-  );
+  return workShiftPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
 export function findWorkShift(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<WorkShiftRow | undefined> {
-  return shiftsOf(db, tenant, { trashed }).selectAll().where('id', '=', id).executeTakeFirst();
+  return shiftsOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Work shifts by id, deleted ones included (an assignment keeps the pattern it was made with). */
