@@ -91,8 +91,8 @@ export const EXTRA_STEPS: BenchStep[] = [];
 export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string; export: string; once?: boolean }> = [
   // benchStartup() starts the API (and a bare Fastify app) several times on the first database's files.
   { name: 'startup', module: './startup-bench.js', export: 'benchStartup', once: true },
-  // benchImport() brings its own SQLite database, so it runs once per benchmark.
-  { name: 'import', module: './import-bench.js', export: 'benchImport', once: true },
+  // benchImport() brings its own database: a SQLite file, or a PostgreSQL schema in the PostgreSQL run.
+  { name: 'import', module: './import-bench.js', export: 'benchImport' },
   // benchCdrs() starts its own server and seeds 1,000,000 call records, on each database.
   { name: 'cdrs', module: './cdr-bench.js', export: 'benchCdrs' },
   // benchWorkforce() starts its own server and seeds 2,000 employees, on each database.

@@ -1,6 +1,8 @@
 import { v7 as timeOrderedId } from 'uuid';
 import type { Insertable, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
+import { insertRows } from '../../../db/bulk-insert.js';
+import { plannerStatisticsKeeper } from '../../../db/planner-statistics.js';
 import type { AppContext } from '../../../platform/context.js';
 import { defineJob, JobInterrupted, type RunningJob } from '../../../platform/jobs/jobs.js';
 import type { ContactNumberTable, ContactTable } from '../address-book.tables.js';
@@ -138,12 +140,15 @@ export class ImportProcessor {
 
     let chunk: DataRow[] = [];
     let checkpoint = row.processed_rows;
+    // Each chunk looks its numbers and e-mails up among the contacts the earlier chunks wrote.
+    const keepStatistics = plannerStatisticsKeeper(this.ctx.db, this.ctx.dialect, ['contacts', 'contact_numbers']);
     for await (const data of dataRows(row)) {
       if (data.ordinal <= row.processed_rows) continue;
       chunk.push(data);
       if (chunk.length >= CHUNK_ROWS) {
         checkpoint = await this.writeChunk(row, chunk, checkpoint, { mappings, columns, country, groupsByName, privateOwner });
         chunk = [];
+        await keepStatistics(checkpoint - row.processed_rows);
         await this.checkIn();
       }
     }
@@ -183,7 +188,7 @@ export class ImportProcessor {
     if (invalidRows === 0) return false;
     const now = this.ctx.clock.now().toISOString();
     await this.ctx.db.transaction().execute(async (trx) => {
-      await insertInBatches(errors, 500, (batch) => trx.insertInto('contact_import_errors').values(batch).execute());
+      await insertRows(trx, this.ctx.dialect, 'contact_import_errors', errors, 500);
       const result = await trx
         .updateTable('contact_imports')
         .set({
@@ -318,10 +323,10 @@ export class ImportProcessor {
       if (Number(counted.numUpdatedRows) === 0) throw new ImportAborted('the import checkpoint moved; this chunk is already written');
 
       const inserts = [...touched.values()].filter((t) => t.insert).map((t) => t.insert!);
-      await insertInBatches(inserts, 1000, (batch) => trx.insertInto('contacts').values(batch).execute());
+      await insertRows(trx, this.ctx.dialect, 'contacts', inserts, 1000);
       for (const t of touched.values())
         if (t.update) await trx.updateTable('contacts').set(t.update).where('id', '=', t.id).where('pbx_id', '=', row.pbx_id).execute();
-      await insertInBatches(newNumbers, 1500, (batch) => trx.insertInto('contact_numbers').values(batch).execute());
+      await insertRows(trx, this.ctx.dialect, 'contact_numbers', newNumbers, 1500);
       await insertInBatches(memberships, 500, (batch) =>
         trx
           .insertInto('contact_group_members')
@@ -329,8 +334,8 @@ export class ImportProcessor {
           .onConflict((oc) => oc.columns(['group_id', 'contact_id']).doNothing())
           .execute(),
       );
-      await insertInBatches(records, 2000, (batch) => trx.insertInto('contact_import_records').values(batch).execute());
-      await insertInBatches(errors.slice(0, storedErrors), 500, (batch) => trx.insertInto('contact_import_errors').values(batch).execute());
+      await insertRows(trx, this.ctx.dialect, 'contact_import_records', records, 2000);
+      await insertRows(trx, this.ctx.dialect, 'contact_import_errors', errors.slice(0, storedErrors), 500);
       this.storedErrors += storedErrors;
     });
     return next;
