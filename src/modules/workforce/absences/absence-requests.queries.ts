@@ -36,14 +36,8 @@ function validatorEntries(db: Executor) {
 }
 
 /** What selects ledger rows: the tenant, each filter that is set, and `awaiting` (with the validator's employee id for a plain user). */
-interface AbsenceScope {
+interface AbsenceScope extends Omit<AbsenceFilters, 'awaiting'> {
   pbxId: string;
-  employeeId?: string;
-  statuses?: StoredAbsenceStatus[];
-  types?: StoredAbsenceType[];
-  from?: CalendarDay;
-  to?: CalendarDay;
-  visibleTo?: string;
   /** Pending rows with a pending entry: any entry, or that of `awaitingEmployeeId` when set. */
   awaiting?: boolean;
   awaitingEmployeeId?: string;
