@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { ASTERISK_TESTS } from './vitest.asterisk.config.js';
 
 /**
  * Every suite runs on SQLite; when TEST_DATABASE_URL is set it runs again on PostgreSQL
@@ -9,8 +10,16 @@ import { defineConfig } from 'vitest/config';
  * compiling its schemas, once per worker rather than once per file. Each file still builds its
  * own apps on its own database; no test changes process-wide state (no mocks, stubbed globals or
  * environment changes).
+ *
+ * test/asterisk/ needs a real Asterisk: it runs on its own, `npm run test:asterisk` (vitest.asterisk.config.ts).
  */
-const shared = { include: ['src/**/*.test.ts', 'test/**/*.test.ts'], testTimeout: 20_000, hookTimeout: 60_000, isolate: false };
+const shared = {
+  include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  exclude: [...configDefaults.exclude, ASTERISK_TESTS],
+  testTimeout: 20_000,
+  hookTimeout: 60_000,
+  isolate: false,
+};
 
 export default defineConfig({
   test: {
