@@ -1,4 +1,4 @@
-import { Type, type TSchema, type SchemaOptions, type TUnsafe, type Static } from '@sinclair/typebox';
+import { Type, type TSchema, type SchemaOptions, type StringOptions, type TUnsafe, type Static } from '@sinclair/typebox';
 
 /**
  * `T | null` written as a JSON Schema type list (`["string","null"]`) rather than anyOf, so ajv
@@ -27,6 +27,38 @@ export function Embedded<T extends TSchema>(schema: T): T {
   const { $id: _id, ...rest } = schema;
   return rest as T;
 }
+
+/**
+ * The characters no value that reaches the PBX may hold: C0 controls (line breaks, tab), DEL, C1
+ * controls and the Unicode line and paragraph separators. Asterisk's configuration files are read
+ * one `key = value` a line and AMI actions one `Field: value` a line, so any of them would end the
+ * value (the configuration compiler's `escape.ts` refuses the same set).
+ */
+const PBX_CONTROL = '\\u0000-\\u001F\\u007F-\\u009F\\u2028\\u2029';
+const PBX_CONTROL_RE = new RegExp(`[${PBX_CONTROL}]`, 'u');
+
+/** `PbxText`'s pattern: any text without those characters. */
+export const PBX_TEXT_PATTERN = `^[^${PBX_CONTROL}]*$`;
+/**
+ * `PbxSecret`'s pattern: as PBX_TEXT_PATTERN, and neither beginning nor ending with white space nor
+ * beginning with a backslash (Asterisk's parser trims the one and drops the other: the PBX would
+ * read another secret than the one stored).
+ */
+export const PBX_SECRET_PATTERN = `^(?![\\s\\\\])(?!.*\\s$)[^${PBX_CONTROL}]*$`;
+
+/** Whether `text` holds a character PbxText refuses (multipart fields, checked outside ajv). */
+export const hasPbxControl = (text: string): boolean => PBX_CONTROL_RE.test(text);
+
+/**
+ * Text that reaches the PBX: a name in its configuration (a caller ID, a mailbox's owner, a
+ * comment) or a field of an AMI action. Refused with 422 on the field when it holds a control
+ * character (see PBX_CONTROL); the message is `validation-messages.ts`'s for `x-pbx-text`.
+ * Free text that never reaches the PBX (descriptions, notes) is a plain `Type.String`.
+ */
+export const PbxText = (options: StringOptions = {}) => Type.String({ ...options, pattern: PBX_TEXT_PATTERN, 'x-pbx-text': 'text' });
+
+/** A password or secret written into the PBX configuration: PbxText, and see PBX_SECRET_PATTERN. */
+export const PbxSecret = (options: StringOptions = {}) => Type.String({ ...options, pattern: PBX_SECRET_PATTERN, 'x-pbx-text': 'secret' });
 
 export const Uuid = (options: SchemaOptions = {}) => Type.String({ format: 'uuid', ...options });
 export const DateTime = (options: SchemaOptions = {}) => Type.String({ format: 'date-time', ...options });

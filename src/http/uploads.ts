@@ -2,7 +2,8 @@ import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ValidationFailed } from '../platform/errors.js';
-import { validationMessage } from './validation-messages.js';
+import { hasPbxControl } from './schema.js';
+import { pbxTextMessage, validationMessage } from './validation-messages.js';
 
 /** The request body ended inside a file part (no closing boundary): the file is incomplete. */
 function brokenOff(field: string): ValidationFailed {
@@ -13,6 +14,14 @@ function brokenOff(field: string): ValidationFailed {
 export function textWithoutNul(text: string, field: string): string {
   if (text.includes('\u0000')) throw ValidationFailed.field(field, validationMessage({ keyword: 'nul', instancePath: '', params: {} }, field));
   return text;
+}
+
+/**
+ * A multipart field that reaches the PBX (a sound file's name), checked as a `PbxText` JSON field
+ * is: the message for its 422 when it holds a control character (a line break), else null.
+ */
+export function pbxTextProblem(text: string | undefined, field: string): string | null {
+  return text !== undefined && hasPbxControl(text) ? pbxTextMessage(field) : null;
 }
 
 /** How the multipart reader (busboy, as @fastify/multipart itself tells) reports a part cut short. */

@@ -50,6 +50,11 @@ const FORMAT_NAMES: Record<string, string> = {
   uri: 'a valid URL',
 };
 
+/** Text that reaches the PBX (`PbxText` in schema.ts, and multipart fields) holding a control character. */
+export function pbxTextMessage(field: string): string {
+  return `The ${field.replace(/_/g, ' ')} field must not contain control characters such as line breaks.`;
+}
+
 /** A Laravel-style sentence for one ajv error. */
 export function validationMessage(error: AjvError, field: string): string {
   const label = field.replace(/_/g, ' ');
@@ -99,6 +104,10 @@ export function validationMessage(error: AjvError, field: string): string {
     case 'pattern': {
       const allowed = error.parentSchema?.['x-allowed'];
       if (Array.isArray(allowed)) return `The selected ${label} is invalid. Allowed: ${allowed.join(', ')}.`;
+      const pbxText = error.parentSchema?.['x-pbx-text'];
+      if (pbxText === 'text') return pbxTextMessage(field);
+      if (pbxText === 'secret')
+        return `The ${label} field must not contain control characters such as line breaks, begin or end with white space, or begin with a backslash.`;
       return `The ${label} field format is invalid.`;
     }
     case 'nul':

@@ -17,6 +17,8 @@ import * as importFiles from './0015_import_files.js';
 import * as callRouting from './0016_call_routing.js';
 import * as amiEngine from './0017_ami_engine.js';
 import * as configPush from './0018_config_push.js';
+import * as amiTenantContext from './0019_ami_tenant_context.js';
+import * as pbxText from './0020_pbx_text.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0016_call_routing': callRouting,
   '0017_ami_engine': amiEngine,
   '0018_config_push': configPush,
+  '0019_ami_tenant_context': amiTenantContext,
+  '0020_pbx_text': pbxText,
 };

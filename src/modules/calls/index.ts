@@ -17,5 +17,11 @@ export { callTimeOf } from './cdrs/call-time.js';
 export { encodeCursor } from './cdrs/cdrs.service.js';
 
 /** Configuration push (config-push): delivery through the tenant's engine, and what a simulated PBX runs. */
-export { deliverConfiguration, ConfigurationRefused, type ConfigurationDelivery, type ConfigurationDeliveryResult } from './engine/configuration.js';
+export {
+  deliverConfiguration,
+  ConfigurationRefused,
+  type ConfigurationDelivery,
+  type ConfigurationDeliveryHooks,
+  type ConfigurationDeliveryResult,
+} from './engine/configuration.js';
 export { activeSimulatedConfiguration } from './engine/simulated-engine.js';

@@ -72,6 +72,20 @@ export const ConfigurationVersionDetail = Type.Object(
   { $id: 'ConfigurationVersionDetail', description: 'A version with its files.' },
 );
 
+const ConfigurationProblem = Type.Object(
+  {
+    resource: StringEnum(['sip_device', 'webrtc_account', 'file'] as const, {
+      description: 'What holds the value: a SIP device, a user’s WebRTC account; file when no resource holds it any more (the files of an earlier version).',
+    }),
+    id: Type.String({ description: 'The SIP device’s id, the WebRTC account’s user id, or the file’s name.' }),
+    name: Type.String({ description: 'The device’s name, the account’s user, or the file’s name.' }),
+    field: StringEnum(['secret', 'password', 'voicemail_pin'] as const),
+    problem: Type.String({ examples: ['contains a line break'] }),
+    message: Type.String({ description: 'The whole sentence, as a refused push gives it.' }),
+  },
+  { description: 'A value that cannot be written into the configuration.' },
+);
+
 export const ConfigurationDryRun = Type.Object(
   {
     hash: Type.String({ description: 'Hash of the configuration compiled now.' }),
@@ -88,6 +102,10 @@ export const ConfigurationDryRun = Type.Object(
     manifest: Type.String({ description: 'The manifest the push would carry (its version is the next one).' }),
     diff: Type.String({ description: 'Unified diff (a/ the last pushed version, b/ now) of the changed files; empty when nothing changed.' }),
     diff_summary: DiffSummary,
+    problems: Type.Array(ConfigurationProblem, {
+      description:
+        'Values the PBX could not be given, each named by the resource that holds it (a secret stored with a line break before such values were refused): empty when the configuration can be pushed. A push while any is listed is refused with 422, `errors.configuration` holding the messages and `problems` this list.',
+    }),
   },
   { $id: 'ConfigurationDryRun', description: 'What a push would deliver, without pushing.' },
 );

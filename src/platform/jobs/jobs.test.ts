@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../test/helpers.js';
-import { claimJob, defineJob, findJob, JobInterrupted, JobWorker } from './jobs.js';
+import { claimJob, defineJob, findJob, JobInterrupted, JobWorker, type WorkerOptions } from './jobs.js';
 
 const runs: Array<{ id: string; worker: string }> = [];
 const failures = new Map<string, number>();
@@ -26,6 +26,14 @@ const flakyJob = defineJob<{ name: string; failTimes: number }>({
   },
   async onExhausted(_ctx, payload, error) {
     exhausted.push(`${payload.name}: ${error}`);
+  },
+});
+/** A job whose worker stalls: another takes it over mid-run, which its heartbeat then reports. */
+const overtakenJob = defineJob<{ name: string }>({
+  kind: 'test.overtaken',
+  async run(ctx, _payload, job) {
+    await ctx.db.updateTable('jobs').set({ locked_by: 'usurper' }).where('id', '=', job.id).execute();
+    if (await job.heartbeat()) throw new Error('the heartbeat should have reported the takeover');
   },
 });
 const politeJob = defineJob<{ name: string }>({
@@ -102,6 +110,42 @@ describe('durable jobs', () => {
     expect(await survivor.drain()).toBe(1);
     expect(runs.filter((r) => r.id === 'orphan')).toEqual([{ id: 'orphan', worker: 'survivor' }]);
     expect(await findJob(t.ctx.db, id)).toMatchObject({ status: 'completed', attempts: 2 });
+  });
+
+  it('logs a reclaimed job with the worker whose lease lapsed, and records nothing of a run that lost its job', async () => {
+    const lines: Array<{ level: string; msg: string } & Record<string, unknown>> = [];
+    const log = Object.fromEntries(
+      (['error', 'warn', 'info'] as const).map((level) => [level, (obj: object, msg: string) => void lines.push({ level, msg, ...obj })]),
+    ) as Required<NonNullable<WorkerOptions['log']>>;
+    const id = await recordJob.enqueue(t.ctx.db, t.clock, { name: 'stalled' });
+    const lapsed = new Date(t.clock.now().getTime() + 60_000).toISOString();
+    await claimJob(t.ctx.db, t.ctx.dialect, 'stalled-worker', t.clock.now().toISOString(), lapsed);
+    t.clock.advance(61);
+    const rescuer = new JobWorker(t.ctx, { workerId: 'rescuer', log });
+    expect(await rescuer.drain()).toBe(1);
+    expect(lines).toEqual([
+      {
+        level: 'warn',
+        msg: 'job reclaimed: the lease of the worker running it lapsed',
+        job: id,
+        kind: 'test.record',
+        attempt: 2,
+        worker: 'rescuer',
+        previous_holder: 'stalled-worker',
+        lapsed_at: lapsed,
+      },
+    ]);
+
+    lines.length = 0;
+    const overtaken = await overtakenJob.enqueue(t.ctx.db, t.clock, { name: 'overtaken' });
+    expect(await rescuer.drain()).toBe(1);
+    // The usurper's claim stands: the run that lost the job recorded no outcome.
+    expect(await findJob(t.ctx.db, overtaken)).toMatchObject({ status: 'running', locked_by: 'usurper', completed_at: null });
+    expect(lines.map((line) => [line.level, line.msg, line.job, line.worker])).toEqual([
+      ['warn', 'job lease lost: another worker took the job over; this run stops and records nothing', overtaken, 'rescuer'],
+      ['warn', 'job run ended after its lease was lost; its outcome is not recorded', overtaken, 'rescuer'],
+    ]);
+    await t.ctx.db.deleteFrom('jobs').where('id', '=', overtaken).execute();
   });
 
   it('hands an interrupted job back without counting the attempt', async () => {

@@ -10,15 +10,28 @@ import type { JobTable } from './jobs.tables.js';
 export type JobRow = Selectable<JobTable>;
 type Db = Kysely<DB> | Transaction<DB>;
 
+/** Where a running job writes its lines: the worker's logger, each line naming the job. */
+export interface JobLog {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
 /** What a running job can do besides its work: keep its lease, and notice a shutdown. */
 export interface RunningJob {
   id: string;
   attempt: number;
   workerId: string;
-  /** Extends the lease; false when another worker has taken the job over (stop at once). */
+  /**
+   * Extends the lease; false when another worker has taken the job over (stop at once: the worker
+   * then records nothing of this run, whatever it returns or throws).
+   */
   heartbeat(): Promise<boolean>;
   /** Aborted when the worker stops; a job may throw JobInterrupted at a safe point. */
   signal: AbortSignal;
+  /** How long the lease lasts without a heartbeat: a long job beats at least every third of it. */
+  leaseSeconds?: number;
+  /** The worker's logger, with the job's id, kind and attempt on each line. */
+  log?: JobLog;
 }
 
 export interface JobDefinition<P> {
@@ -29,7 +42,7 @@ export interface JobDefinition<P> {
   backoffSeconds?: (attempt: number) => number;
   run(ctx: AppContext, payload: P, job: RunningJob): Promise<void>;
   /** Called once when the last attempt failed, to record the failure where users see it. */
-  onExhausted?(ctx: AppContext, payload: P, error: string): Promise<void>;
+  onExhausted?(ctx: AppContext, payload: P, error: string, log: JobLog): Promise<void>;
 }
 
 /** Thrown by a job that stopped early at a safe point because its worker is shutting down. */
@@ -83,24 +96,40 @@ export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: un
   return id;
 }
 
+/** A claimed job, and whose lapsed lease it was taken from (null for a pending job). */
+export type ClaimedJob = JobRow & { reclaimed_from: string | null; lapsed_at: string | null };
+
 /**
  * Claims one due job: a pending one whose time has come, or a running one whose lease expired
- * (its worker died). One statement, so two workers never claim the same job: PostgreSQL skips
- * rows another transaction has locked; SQLite runs the statement under its single writer lock.
+ * (its worker died or stalled; `reclaimed_from` names that worker). Two workers never claim the
+ * same job: on PostgreSQL one statement that skips rows another transaction has locked; on SQLite
+ * (whose RETURNING cannot show the previous holder) the first due job is read, then taken by one
+ * update that checks it is still due and still held as read, else the next is tried.
  */
-export async function claimJob(db: Kysely<DB>, dialect: DialectName, workerId: string, now: string, leaseUntil: string): Promise<JobRow | undefined> {
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const result = await sql<JobRow>`
-    update jobs set status = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}
-    where id = (
-      select id from jobs
-      where (status = 'pending' and run_at <= ${now}) or (status = 'running' and locked_until <= ${now})
-      order by run_at, id
-      limit 1
-      ${lock}
-    )
-    returning *`.execute(db);
-  return result.rows[0];
+export async function claimJob(db: Kysely<DB>, dialect: DialectName, workerId: string, now: string, leaseUntil: string): Promise<ClaimedJob | undefined> {
+  const due = sql`((status = 'pending' and run_at <= ${now}) or (status = 'running' and locked_until <= ${now}))`;
+  const take = sql`status = 'running', locked_by = ${workerId}, locked_until = ${leaseUntil}, attempts = attempts + 1, updated_at = ${now}`;
+  if (dialect === 'postgres') {
+    const result = await sql<ClaimedJob>`
+      update jobs set ${take}
+      from (select id as claimed_id, locked_by as previous_holder, locked_until as previous_until from jobs where ${due} order by run_at, id limit 1 for update skip locked) as claimed
+      where jobs.id = claimed.claimed_id
+      returning jobs.*, claimed.previous_holder as reclaimed_from, claimed.previous_until as lapsed_at`.execute(db);
+    return result.rows[0];
+  }
+  for (let tries = 0; tries < 20; tries++) {
+    const candidate = (
+      await sql<{ id: string; locked_by: string | null; locked_until: string | null }>`
+        select id, locked_by, locked_until from jobs where ${due} order by run_at, id limit 1`.execute(db)
+    ).rows[0];
+    if (!candidate) return undefined;
+    const result = await sql<JobRow>`update jobs set ${take} where id = ${candidate.id} and ${due} and locked_by is ${candidate.locked_by} returning *`.execute(
+      db,
+    );
+    const row = result.rows[0];
+    if (row) return { ...row, reclaimed_from: candidate.locked_by, lapsed_at: candidate.locked_by === null ? null : candidate.locked_until };
+  }
+  return undefined;
 }
 
 export interface WorkerOptions {
@@ -108,7 +137,7 @@ export interface WorkerOptions {
   pollIntervalMs?: number;
   /** How long a claimed job belongs to this worker without a heartbeat. */
   leaseSeconds?: number;
-  log?: { error(obj: object, msg: string): void; info?(obj: object, msg: string): void };
+  log?: { error(obj: object, msg: string): void; warn?(obj: object, msg: string): void; info?(obj: object, msg: string): void };
 }
 
 const defaultBackoff = (attempt: number) => Math.min(3600, 5 * 2 ** attempt);
@@ -201,26 +230,45 @@ export class JobWorker {
   private async claimAndRun(): Promise<boolean> {
     const job = await claimJob(this.ctx.db, this.ctx.dialect, this.workerId, this.ctx.clock.now().toISOString(), this.leaseEnd());
     if (!job) return false;
+    if (job.reclaimed_from !== null)
+      this.log?.warn?.(
+        { job: job.id, kind: job.kind, attempt: job.attempts, worker: this.workerId, previous_holder: job.reclaimed_from, lapsed_at: job.lapsed_at },
+        'job reclaimed: the lease of the worker running it lapsed',
+      );
     await this.execute(job);
     return true;
+  }
+
+  /** The worker's logger with the job named on every line (nothing when the worker has none). */
+  private jobLog(job: JobRow): JobLog {
+    const fields = { job: job.id, kind: job.kind, attempt: job.attempts, worker: this.workerId };
+    return {
+      info: (obj, msg) => this.log?.info?.({ ...fields, ...obj }, msg),
+      warn: (obj, msg) => this.log?.warn?.({ ...fields, ...obj }, msg),
+    };
   }
 
   private async execute(job: JobRow): Promise<void> {
     const definition = registry.get(job.kind);
     const payload: unknown = JSON.parse(job.payload);
+    const log = this.jobLog(job);
     if (!definition) return this.finish(job, 'failed', `no handler for job kind ${job.kind}`);
     if (job.attempts > job.max_attempts) {
       // Its worker died during the last allowed attempt.
       const reason = job.last_error ?? 'the job was abandoned by its worker too many times';
       await this.finish(job, 'failed', reason);
-      await definition.onExhausted?.(this.ctx, payload, reason);
+      await definition.onExhausted?.(this.ctx, payload, reason, log);
       return;
     }
+    // Set once a heartbeat finds the job taken over: from then on this run records nothing.
+    let lost = false;
     const running: RunningJob = {
       id: job.id,
       attempt: job.attempts,
       workerId: this.workerId,
       signal: this.abort.signal,
+      leaseSeconds: this.leaseSeconds,
+      log,
       heartbeat: async () => {
         const result = await this.ctx.db
           .updateTable('jobs')
@@ -229,14 +277,19 @@ export class JobWorker {
           .where('locked_by', '=', this.workerId)
           .where('status', '=', 'running')
           .executeTakeFirst();
-        return Number(result.numUpdatedRows) > 0;
+        const held = Number(result.numUpdatedRows) > 0;
+        if (!held && !lost) log.warn({}, 'job lease lost: another worker took the job over; this run stops and records nothing');
+        lost ||= !held;
+        return held;
       },
     };
     try {
       await definition.run(this.ctx, payload, running);
+      if (lost) return log.warn({}, 'job run ended after its lease was lost; its outcome is not recorded');
       await this.finish(job, 'completed', null);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
+      if (lost) return log.warn({ reason: message.slice(0, 500) }, 'job run ended after its lease was lost; its outcome is not recorded');
       if (error instanceof JobInterrupted) {
         // Hand it back at once, without counting the attempt.
         await this.ctx.db
@@ -250,7 +303,7 @@ export class JobWorker {
       this.log?.error({ err: error, job: job.id, kind: job.kind, attempt: job.attempts }, 'job failed');
       if (job.attempts >= job.max_attempts) {
         await this.finish(job, 'failed', message);
-        await definition.onExhausted?.(this.ctx, payload, message);
+        await definition.onExhausted?.(this.ctx, payload, message, log);
       } else {
         const backoff = (definition.backoffSeconds ?? defaultBackoff)(job.attempts);
         await this.ctx.db

@@ -231,16 +231,36 @@ describe('the AMI engine against Asterisk exchanges', () => {
 
     it('fails with 502 and names the check when the AMI user may not originate', async () => {
       const { admin, username } = await pbx({ enabled: false });
-      peer.permissions.set(username, { read: ['call', 'cdr'], write: ['command'] });
+      peer.permissions.set(username, { read: ['call', 'cdr'], write: ['command', 'config', 'system'] });
       const response = await test(admin.token);
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe('The AMI user lacks what the engine needs: originate.');
-      expect(summary(response.json())).toEqual(['connect:passed', 'login:passed', 'originate:failed', 'read_call:passed', 'read_cdr:passed', 'version:passed']);
+      expect(summary(response.json())).toEqual([
+        'connect:passed',
+        'login:passed',
+        'originate:failed',
+        'config:passed',
+        'system:passed',
+        'read_call:passed',
+        'read_cdr:passed',
+        'version:passed',
+      ]);
+    });
+
+    it('fails for a user that may originate but not push the configuration (write = originate,command)', async () => {
+      const { admin, username } = await pbx({ enabled: false });
+      peer.permissions.set(username, { read: ['call', 'cdr'], write: ['originate', 'command'] });
+      const response = await test(admin.token);
+      expect(response.statusCode).toBe(502);
+      expect(response.json().message).toBe('The AMI user lacks what the engine needs: config, system.');
+      const check = (name: string) => response.json().data.checks.find((c: { name: string }) => c.name === name).message;
+      expect(check('config')).toMatch(/add `config` to its `write =` line in manager.conf/);
+      expect(check('system')).toMatch(/add `system` to its `write =` line in manager.conf/);
     });
 
     it('fails when the user does not read call or cdr events', async () => {
       const { admin, username } = await pbx({ enabled: false });
-      peer.permissions.set(username, { read: ['system'], write: ['originate', 'command'] });
+      peer.permissions.set(username, { read: ['system'], write: ['originate', 'command', 'config', 'system'] });
       const response = await test(admin.token);
       expect(response.statusCode).toBe(502);
       expect(response.json().message).toBe('The AMI user lacks what the engine needs: read_call, read_cdr.');
@@ -249,13 +269,15 @@ describe('the AMI engine against Asterisk exchanges', () => {
 
     it('passes with unverified read classes when the user may not run CLI commands', async () => {
       const { admin, username } = await pbx({ enabled: false });
-      peer.permissions.set(username, { read: ['call', 'cdr'], write: ['originate'] });
+      peer.permissions.set(username, { read: ['call', 'cdr'], write: ['originate', 'config', 'system'] });
       const response = await test(admin.token);
       expect(response.statusCode, response.body).toBe(200);
       expect(summary(response.json())).toEqual([
         'connect:passed',
         'login:passed',
         'originate:passed',
+        'config:passed',
+        'system:passed',
         'read_call:unverified',
         'read_cdr:unverified',
         'version:unverified',
@@ -281,7 +303,7 @@ describe('the AMI engine against Asterisk exchanges', () => {
       const listener = new AmiEventListener(
         t.ctx,
         tenant,
-        { host: '127.0.0.1', port: peer.port, username, secret: SECRET, context: 'from-internal' },
+        { host: '127.0.0.1', port: peer.port, username, secret: SECRET, context: 'from-internal', prefix: 'tpeer' },
         { backoffBaseMs: 10, backoffMaxMs: 20, loginFailureLimit: 3, failingRetryMs: 60_000 },
       );
       listener.start();

@@ -25,6 +25,8 @@ export interface ConfigurationDelivery {
 }
 
 export interface ConfigurationDeliveryHooks {
+  /** Aborted when the delivery lost its turn (its job taken over): the engine stops before the files go live. */
+  signal?: AbortSignal;
   /** The engine is about to write the files. */
   onDelivering(engine: 'simulated' | 'asterisk'): Promise<void>;
   /** The files are written; the reloads come next. */
@@ -59,6 +61,7 @@ export async function deliverConfiguration(
       const changed = delivery.lastEngine === 'asterisk' ? delivery.changed : delivery.files.map((file) => file.name);
       const result = await deliverConfigurationOverAmi(ctx.config, amiConnectionOf(ctx, settings), delivery.files, changed, {
         onReloading: () => hooks.onReloading(),
+        signal: hooks.signal,
       });
       return { engine: 'asterisk', reloaded: result.reloaded };
     } catch (error) {

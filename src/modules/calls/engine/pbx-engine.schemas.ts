@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime } from '../../../http/schema.js';
+import { DateTime, PbxText } from '../../../http/schema.js';
 
 export const DEFAULT_AMI_PORT = 5038;
 
@@ -10,7 +10,11 @@ export const AmiSettings = Type.Object(
     username: Type.String(),
     secret_set: Type.Boolean({ description: 'The secret is stored (encrypted); it is never returned.' }),
     enabled: Type.Boolean({ description: 'When enabled, calls of this PBX are placed over AMI and its call events are listened to.' }),
-    context: Type.String({ description: 'Dialplan context the destination is dialled in.' }),
+    context: Type.String({
+      description:
+        "Dialplan context click-to-call dials the destination in: the tenant's own context (`t` and the PBX id's 32 hex digits), where every push puts its extensions and outbound routes, unless set to another one the Asterisk host defines.",
+      examples: ['t00000000000040008000000000000001'],
+    }),
     pbx_timezone: Type.String({
       description:
         "IANA time zone of the Asterisk host: cdr_manager writes call times in the host's local time, converted to UTC on ingestion. The PBX's own time zone unless set.",
@@ -40,19 +44,24 @@ export const SaveAmiSettingsBody = Type.Object(
   {
     host: Type.String({ minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9.:\\[\\]-]+$', examples: ['pbx.example.com'] }),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, default: DEFAULT_AMI_PORT })),
-    username: Type.String({ minLength: 1, maxLength: 255, pattern: '^[^\\r\\n]+$' }),
+    username: PbxText({ minLength: 1, maxLength: 255 }),
     secret: Type.Optional(
-      Type.String({
+      PbxText({
         minLength: 1,
         maxLength: 255,
-        pattern: '^[^\\r\\n]+$',
         description: 'Required when no secret is stored yet; omit to keep the stored one.',
       }),
     ),
     enabled: Type.Optional(Type.Boolean({ default: true })),
-    context: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_-]{1,80}$', default: 'from-internal' })),
+    context: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9_-]{1,79}$',
+        description:
+          "Dialplan context click-to-call dials the destination in. Omitted: the tenant's own context (`t` and the PBX id's hex digits), which the pushed configuration defines; set it only to a context of the host's own dialplan.",
+      }),
+    ),
     pbx_timezone: Type.Optional(
-      Type.Union([Type.String({ minLength: 1, maxLength: 64, examples: ['Europe/Luxembourg'] }), Type.Null()], {
+      Type.Union([PbxText({ minLength: 1, maxLength: 64, examples: ['Europe/Luxembourg'] }), Type.Null()], {
         description: "IANA time zone of the Asterisk host (its /etc/localtime); null or omitted: the PBX's time zone.",
       }),
     ),
@@ -66,7 +75,6 @@ export const SaveAmiSettingsBody = Type.Object(
         username: 'pbxapi',
         secret: 'a-long-ami-secret',
         enabled: true,
-        context: 'from-internal',
         pbx_timezone: 'Europe/Luxembourg',
       },
     ],
@@ -84,7 +92,11 @@ export const AmiTraceEntrySchema = Type.Object({
 });
 
 export const ConnectionCheckSchema = Type.Object({
-  name: Type.String({ enum: ['connect', 'login', 'originate', 'read_call', 'read_cdr', 'version'] }),
+  name: Type.String({
+    enum: ['connect', 'login', 'originate', 'config', 'system', 'read_call', 'read_cdr', 'version'],
+    description:
+      'What was checked: the connection and login; the write classes `originate` (calls), `config` (the configuration push) and `system` (module reloads after a push); the read classes `call` and `cdr` (call progress and history); the Asterisk version.',
+  }),
   status: Type.String({
     enum: ['passed', 'failed', 'unverified'],
     description: '`unverified`: the PBX would not tell (no `command` class); does not fail the test.',

@@ -3,6 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { tenantPrefix } from '../../../platform/pbx-names.js';
 import type { AmiSettingsTable } from '../calls.tables.js';
 import { IANAZone } from 'luxon';
 import { amiConnectionOf, AsteriskEngine } from './ami/asterisk-engine.js';
@@ -92,7 +93,7 @@ export class PbxEngineService {
       username: body.username,
       secret_sealed: body.secret ? this.ctx.secrets.seal(body.secret) : existing!.secret_sealed,
       enabled: (body.enabled ?? true) ? 1 : 0,
-      context: body.context ?? 'from-internal',
+      context: body.context ?? tenantPrefix(tenant.pbxId),
       pbx_timezone: body.pbx_timezone === undefined ? (existing?.pbx_timezone ?? null) : body.pbx_timezone,
       // Saved settings start afresh: the listener tries them at once.
       login_failures: 0,

@@ -1,3 +1,4 @@
+import { tenantPrefix } from '../../../platform/pbx-names.js';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
@@ -62,7 +63,8 @@ describe('PBX engine settings and calls over AMI', () => {
           username: 'api',
           secret_set: true,
           enabled: false,
-          context: 'from-internal',
+          // Click-to-call dials in the tenant's own context, which every push defines.
+          context: tenantPrefix(tenant.pbxId),
           pbx_timezone: 'Europe/Luxembourg',
           pbx_timezone_set: false,
           connection: { state: 'ok', login_failures: 0, failing_since: null, last_error: null },
@@ -123,6 +125,8 @@ describe('PBX engine settings and calls over AMI', () => {
         'connect:passed',
         'login:passed',
         'originate:passed',
+        'config:passed',
+        'system:passed',
         'read_call:passed',
         'read_cdr:passed',
         'version:passed',
@@ -193,7 +197,7 @@ describe('PBX engine settings and calls over AMI', () => {
       expect(originate.get('ChannelId')).toBe(`pbxapi-${data.call_id}`);
       expect(originate.get('Channel')).toBe(`PJSIP/${device.username}`);
       expect(originate.get('Exten')).toBe('+352621000777');
-      expect(originate.get('Context')).toBe('from-internal');
+      expect(originate.get('Context')).toBe(tenantPrefix(user.pbxId));
       expect(originate.get('CallerID')).toContain(`<${identityNumber}>`);
       expect(originate.all('Variable')).toEqual([`PBXAPI_CALL_ID=${data.call_id}`, 'PBXAPI_AUTO_ANSWER=1']);
       const trace = data.ami_trace as Array<{ direction: string; message: string }>;
@@ -210,15 +214,16 @@ describe('PBX engine settings and calls over AMI', () => {
       const response = await call({ destination: '102', targets: { twinning: true, teams: true } }, '?anonymous=false');
       expect(response.json().data.skipped_targets).toEqual([{ target: 'teams', id: null, reason: expect.any(String) }]);
       const originate = peer.actions('Originate')[before];
-      expect(originate.get('Channel')).toBe('Local/ring@pbxapi-ring');
-      expect(originate.all('Variable')).toContain(`PBXAPI_RING=PJSIP/${device.username}&Local/+352691222333@pbxapi-ring-external`);
+      const prefix = tenantPrefix(user.pbxId);
+      expect(originate.get('Channel')).toBe(`Local/ring@${prefix}-ring`);
+      expect(originate.all('Variable')).toContain(`PBXAPI_RING=PJSIP/${device.username}&Local/+352691222333@${prefix}-ring-external`);
     });
 
     it('answers 502 {status: error} when the PBX refuses the call or drops the connection, 504 when it is silent', async () => {
       peer.behaviour = { ...peer.behaviour, originate: 'error' };
       const refused = await call({ destination: '102' });
       expect(refused.statusCode).toBe(502);
-      expect(refused.json()).toEqual({ status: 'error', message: 'The PBX refused the call: Originate failed.' });
+      expect(refused.json()).toEqual({ status: 'error', message: 'The PBX refused the call: Extension does not exist.' });
 
       peer.behaviour = { ...peer.behaviour, originate: 'disconnect' };
       const dropped = await call({ destination: '102' });
@@ -339,7 +344,7 @@ describe('PBX engine settings and calls over AMI', () => {
     const listener = new AmiEventListener(
       t.ctx,
       tenant,
-      { host: '127.0.0.1', port, username: 'admin', secret: SECRET, context: 'from-internal' },
+      { host: '127.0.0.1', port, username: 'admin', secret: SECRET, context: 'from-internal', prefix: 'tpeer' },
       { backoffBaseMs: 20, backoffMaxMs: 80, loginFailureLimit: 1000 },
     );
     listener.start();

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { tenantPrefix } from '../../../platform/pbx-names.js';
 import type { AppContext } from '../../../platform/context.js';
 import { defineJob } from '../../../platform/jobs/jobs.js';
 import { ingestCdrs } from '../cdrs/cdrs.service.js';
@@ -164,6 +165,9 @@ export const simulatedCallJob = defineJob<SimulatedCallPayload>({
   },
 });
 
+/** The names an Asterisk engine with default settings would originate into for the tenant. */
+const tenantConnection = (pbxId: string) => ({ context: tenantPrefix(pbxId), prefix: tenantPrefix(pbxId) });
+
 /** The embedded engine: accepts the call at once and records it a few seconds later, without any PBX. */
 export class SimulatedEngine implements PbxEngine {
   readonly name = 'simulated' as const;
@@ -190,7 +194,7 @@ export class SimulatedEngine implements PbxEngine {
     // The trace shows the Originate the Asterisk engine would send, answered by the simulator.
     const trace = request.trace
       ? [
-          { direction: 'sent' as const, at_ms: 0, message: maskedText(originateAction(request, 'from-internal')) },
+          { direction: 'sent' as const, at_ms: 0, message: maskedText(originateAction(request, tenantConnection(request.pbxId))) },
           {
             direction: 'received' as const,
             at_ms: 0,

@@ -1,6 +1,7 @@
 import type { CallFlowNode } from '../../routing/index.js';
 import { clockTime, commentText, compactId, e164, extensionNumber, isoDate, language, nodeLabel, timeZone } from './escape.js';
-import { DEFAULT_TRUNK, sortBy, TRUNK_VARIABLE, unique, type CompileModel } from './model.js';
+import { ringContext, ringExternalContext } from '../../../platform/pbx-names.js';
+import { CARRIER_CONTEXT, TRUNK, sortBy, unique, type CompileModel } from './model.js';
 import type { ConfigLine, ConfigSection } from './render.js';
 import type { SnapshotCallFlow, SnapshotExtension, SnapshotForward, SnapshotIvr, SnapshotQueue } from './snapshot.js';
 
@@ -12,27 +13,29 @@ import type { SnapshotCallFlow, SnapshotExtension, SnapshotForward, SnapshotIvr,
  *   caller's mailbox, and `include => t…-outbound`.
  * - `[t…-inbound]` the carrier's context: each phone number (E.164) to its destination; it marks
  *   the call external (`PBXAPI_ORIGIN`) and keeps the number dialled (`PBXAPI_DID`) for DND rules.
+ *   The host's trunk delivers calls into `[pbxapi-from-carrier]`, which each tenant's file extends
+ *   with an `include` of its own inbound context (pbx_config merges a context defined in several
+ *   files), so one trunk serves every tenant of the Asterisk.
  * - `[t…-user-<id>]` a user as a destination (a number, an overflow): the same treatment as an
  *   extension, ringing all of the user's devices.
  * - `[t…-twinning]` one leg per twinning: its delay, then its FMC strategy's dial strings.
  * - `[t…-agents]` what a queue member rings (queue members are Local channels).
  * - `[t…-flow-<id>]`, `[t…-ivr-<id>]`, `[t…-queue-<id>]` the routing; `[t…-outbound]` the way out.
- * - `[pbxapi-ring]`, `[pbxapi-ring-external]` the contexts the calls engine originates through
- *   (README, "Calls"); external numbers leave through the PJSIP endpoint named by `${PBXAPI_TRUNK}`.
+ * - `[t…-ring]`, `[t…-ring-external]` the contexts the calls engine originates through (README,
+ *   "Calls"); external numbers leave through the host's PJSIP endpoint `pbxapi-trunk`.
+ *
+ * Nothing here is shared with another tenant on the same Asterisk (no `[globals]`, no context
+ * without the prefix): the host's `extensions.conf` includes each tenant's file beside its own.
  *
  * Application arguments never hold free text: names are in comments, numbers are validated,
  * everything else is an id or a fixed word. Every path through a block ends in Goto or Hangup.
  */
 export function compileDialplan(model: CompileModel): ConfigSection[] {
   const sections: ConfigSection[] = [
-    {
-      name: 'globals',
-      comment: 'The PJSIP endpoint of the carrier trunk (defined by the PBX host, not by the tenant).',
-      lines: [{ key: TRUNK_VARIABLE, value: DEFAULT_TRUNK }],
-    },
-    ringContexts(),
-    ringExternalContext(),
+    ringContexts(model),
+    ringExternalContexts(model),
     mainContext(model),
+    carrierEntry(model),
     inboundContext(model),
     outboundContext(model),
     ...userContexts(model),
@@ -42,7 +45,7 @@ export function compileDialplan(model: CompileModel): ConfigSection[] {
     ...sortBy(model.snapshot.ivrs, (i) => i.id).flatMap((ivr) => ivrContext(model, ivr)),
     ...sortBy(model.snapshot.queues, (q) => q.id).flatMap((queue) => queueContext(model, queue)),
   ];
-  return sections.filter((s) => s.lines.length > 0 || s.name === 'globals');
+  return sections.filter((s) => s.lines.length > 0);
 }
 
 /** Builds one extension: `exten => name,1,...` then `same => n,...`, with optional labels. */
@@ -65,25 +68,25 @@ class Exten {
   }
 }
 
-const external = (number: string) => `Goto(pbxapi-ring-external,${number},1)`;
+const external = (model: CompileModel, number: string) => `Goto(${ringExternalContext(model.prefix)},${number},1)`;
 /** Dial strings of a leg; `external:<E.164>` leaves through the trunk. */
-const dialString = (target: string) => (target.startsWith('external:') ? `PJSIP/${target.slice('external:'.length)}@\${${TRUNK_VARIABLE}}` : target);
+const dialString = (target: string) => (target.startsWith('external:') ? `PJSIP/${target.slice('external:'.length)}@${TRUNK}` : target);
 
-function ringContexts(): ConfigSection {
+function ringContexts(model: CompileModel): ConfigSection {
   return {
-    name: 'pbxapi-ring',
+    name: ringContext(model.prefix),
     comment: 'Calls engine: several endpoints at once (PBXAPI_RING holds the &-joined dial strings).',
     lines: [...new Exten('ring').add('Dial(${PBXAPI_RING},30)').add('Hangup()').lines],
   };
 }
 
-function ringExternalContext(): ConfigSection {
+function ringExternalContexts(model: CompileModel): ConfigSection {
   return {
-    name: 'pbxapi-ring-external',
+    name: ringExternalContext(model.prefix),
     comment: 'External numbers (E.164) and emergency calls, through the trunk.',
     lines: [
-      ...new Exten('_+X.').add(`Dial(PJSIP/\${EXTEN}@\${${TRUNK_VARIABLE}},60)`).add('Hangup()').lines,
-      ...new Exten('112').add(`Dial(PJSIP/112@\${${TRUNK_VARIABLE}})`).add('Hangup()').lines,
+      ...new Exten('_+X.').add(`Dial(PJSIP/\${EXTEN}@${TRUNK},60)`).add('Hangup()').lines,
+      ...new Exten('112').add(`Dial(PJSIP/112@${TRUNK})`).add('Hangup()').lines,
     ],
   };
 }
@@ -113,7 +116,7 @@ function destination(model: CompileModel, type: string, id: string | null, numbe
     }
     case 'external': {
       const valid = e164(number);
-      return valid ? [external(valid)] : ['Hangup()'];
+      return valid ? [external(model, valid)] : ['Hangup()'];
     }
     default:
       return ['Hangup()'];
@@ -124,7 +127,7 @@ function destination(model: CompileModel, type: string, id: string | null, numbe
 function forwardAction(model: CompileModel, forward: SnapshotForward, greeting: 'u' | 'b'): string[] | null {
   if (forward.destinationType === 'number') {
     const number = e164(forward.destination);
-    return number ? [external(number)] : null;
+    return number ? [external(model, number)] : null;
   }
   if (forward.destinationType === 'extension') {
     const digits = extensionNumber(forward.destination);
@@ -255,6 +258,16 @@ function inboundContext(model: CompileModel): ConfigSection {
   return { name: `${model.context}-inbound`, comment: ['Calls from the carrier to the phone numbers.', ...notes].join('\n'), lines };
 }
 
+/** The tenant's numbers reachable from the host's trunk context (empty without numbers). */
+function carrierEntry(model: CompileModel): ConfigSection {
+  const numbers = model.snapshot.phoneNumbers.some((number) => e164(number.number));
+  return {
+    name: CARRIER_CONTEXT,
+    comment: "The host trunk's context (pjsip.conf: context = pbxapi-from-carrier): the tenant's numbers.",
+    lines: numbers ? [{ key: 'include', value: `${model.context}-inbound`, object: true }] : [],
+  };
+}
+
 /**
  * The way out: E.164 (`+…`) and international `00…` numbers through the trunk, presenting the
  * caller's identity (set on the endpoint) unless the call was placed through the API, whose
@@ -267,7 +280,7 @@ function outboundContext(model: CompileModel): ConfigSection {
     .add('Set(CALLERID(name)=${PBXAPI_CID_NAME})')
     .add('GotoIf($["${PBXAPI_ANONYMOUS}" != "1"]?out)', 'dial')
     .add('Set(CALLERID(pres)=prohib)')
-    .add('Goto(pbxapi-ring-external,${EXTEN},1)', 'out');
+    .add(`Goto(${ringExternalContext(model.prefix)},\${EXTEN},1)`, 'out');
   const international = new Exten('_00X.').add('Goto(+${EXTEN:2},1)');
   return {
     name: `${model.context}-outbound`,
@@ -314,10 +327,23 @@ function agentsContext(model: CompileModel): ConfigSection {
       const agent = agentOf(model, member);
       if (!agent || seen.has(agent.exten)) continue;
       seen.add(agent.exten);
+      const state = agentStateDevices(agent);
+      if (state) lines.push({ key: 'exten', value: `${agent.exten},hint,${state.join('&')}`, object: true });
       lines.push(...new Exten(agent.exten).add(`Dial(${agent.targets.map(dialString).join('&')})`).add('Hangup()').lines);
     }
   }
   return { name: `${model.context}-agents`, comment: 'What each queue member rings.', lines };
+}
+
+/**
+ * The devices whose state is a queue member's (the hint `hint:<agent>@t…-agents` combines them:
+ * unavailable when none is registered, in use when one is), so app_queue's joinempty,
+ * leavewhenempty and ringinuse see who can answer. A Local channel has no state of its own and
+ * would always look "Not in use". A member reachable on a mobile twinning has none either: the
+ * mobile can always be rung.
+ */
+export function agentStateDevices(agent: { targets: string[] }): string[] | null {
+  return agent.targets.length > 0 && agent.targets.every((target) => target.startsWith('PJSIP/')) ? agent.targets : null;
 }
 
 /**

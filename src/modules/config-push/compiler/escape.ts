@@ -78,20 +78,7 @@ export function identifier(text: string | null | undefined, max = 64): string | 
   return typeof text === 'string' && text.length > 0 && text.length <= max && /^[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(text) ? text : null;
 }
 
-/** A UUID as 32 lower-case hex digits, for names; null for anything that is not a UUID. */
-export function compactId(id: string | null | undefined): string | null {
-  return typeof id === 'string' && /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i.test(id) ? id.replace(/-/g, '').toLowerCase() : null;
-}
-
-/**
- * The tenant's prefix for every name it owns: `t` and its id's hex digits (a UUID gives 33
- * characters, so `<prefix>-flow-<32 hex>` stays under Asterisk's 79-character context names).
- */
-export function tenantPrefix(pbxId: string): string {
-  const hex = compactId(pbxId) ?? pbxId.toLowerCase().replace(/[^a-z0-9]/g, '');
-  if (!hex) throw new Error('A PBX id without letters or digits cannot name its configuration.');
-  return `t${hex.slice(0, 32)}`;
-}
+export { compactId, tenantPrefix } from '../../../platform/pbx-names.js';
 
 /**
  * A secret written as a configuration value (a SIP password): kept exactly, with `;` escaped as

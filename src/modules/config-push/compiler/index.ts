@@ -12,6 +12,7 @@ import type { ConfigurationSnapshot } from './snapshot.js';
 
 export {
   deliverableContent,
+  openSecret,
   manifestFile,
   renderConfig,
   secretToken,

@@ -23,11 +23,10 @@ export function sortBy<T extends object>(items: readonly T[], key: (item: T) => 
   });
 }
 
-/** The directory where the push puts the tenant's sound files (Asterisk's default sounds dir). */
-export const SOUNDS_DIR = '/var/lib/asterisk/sounds';
-/** The PJSIP endpoint of the carrier trunk: the PBX host's, not the tenant's (see the README). */
-export const TRUNK_VARIABLE = 'PBXAPI_TRUNK';
-export const DEFAULT_TRUNK = 'pbxapi-trunk';
+/** The PJSIP endpoint of the carrier trunk: the PBX host's own, not the tenant's (see the README). */
+export const TRUNK = 'pbxapi-trunk';
+/** The context the host's trunk delivers calls into; each tenant's dialplan file includes its numbers there. */
+export const CARRIER_CONTEXT = 'pbxapi-from-carrier';
 
 /**
  * The snapshot indexed for the compiler, with the tenant's names: every section, context, queue,
@@ -71,6 +70,12 @@ export class CompileModel {
     return this.prefix;
   }
 
+  /** A music file's directory under Asterisk's data directory (its MOH class plays what it holds). */
+  musicDirectory(hex: string): string {
+    return `moh/pbxapi/${this.prefix}/${hex}`;
+  }
+
+  /** An announcement as Playback names it: `<astdatadir>/sounds/pbxapi/<prefix>/<32 hex>.wav`. */
   sound(id: string | null | undefined): string | null {
     const hex = id && this.sounds.has(id) ? compactId(id) : null;
     return hex ? `pbxapi/${this.prefix}/${hex}` : null;

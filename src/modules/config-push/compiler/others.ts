@@ -1,6 +1,6 @@
 import { commentText, compactId, displayName, emailAddress, extensionNumber } from './escape.js';
-import { agentOf } from './dialplan.js';
-import { SOUNDS_DIR, sortBy, type CompileModel } from './model.js';
+import { agentOf, agentStateDevices } from './dialplan.js';
+import { sortBy, type CompileModel } from './model.js';
 import type { ConfigLine, ConfigSection } from './render.js';
 
 /** The API's queue strategies as app_queue's (configs/samples/queues.conf.sample). */
@@ -14,10 +14,10 @@ const STRATEGIES: Record<string, string> = {
 
 /**
  * queues.conf: one queue per routing queue. Members are Local channels into `[t…-agents]` (a user
- * rings all their devices), with the first device as state interface so that a busy member is
- * skipped (`ringinuse = no`). A queue nobody can answer is not joined or is left
- * (`joinempty`/`leavewhenempty`): the dialplan then sends the caller to the overflow, as the
- * simulator says.
+ * rings all their devices), with the agent's hint as state interface (`agentStateDevices`) so
+ * that a busy member is skipped (`ringinuse = no`) and an unregistered one counts as unavailable.
+ * A queue nobody can answer is not joined or is left (`joinempty`/`leavewhenempty`): the dialplan
+ * then sends the caller to the overflow, as the simulator says.
  */
 export function compileQueues(model: CompileModel): ConfigSection[] {
   return sortBy(model.snapshot.queues, (q) => q.id).flatMap((queue) => {
@@ -41,10 +41,10 @@ export function compileQueues(model: CompileModel): ConfigSection[] {
       const agent = agentOf(model, member);
       if (!agent || seen.has(agent.exten)) continue;
       seen.add(agent.exten);
-      const state = agent.targets.find((t) => t.startsWith('PJSIP/'));
+      const state = agentStateDevices(agent) ? `hint:${agent.exten}@${model.context}-agents` : '';
       lines.push({
         key: 'member',
-        value: `Local/${agent.exten}@${model.context}-agents/n,${Math.max(0, member.penalty)},,${state ?? ''}`.replace(/,+$/, ''),
+        value: `Local/${agent.exten}@${model.context}-agents/n,${Math.max(0, member.penalty)},,${state}`.replace(/,+$/, ''),
         object: true,
       });
     }
@@ -57,7 +57,9 @@ export function compileQueues(model: CompileModel): ConfigSection[] {
  * (`<number>@t…`): `number => password,full name,e-mail,,options` (configs/samples/voicemail.conf.sample).
  * The password is the user's voicemail PIN (sealed; a token until delivery); without one the
  * mailbox gets `nopin`, which no keypad can type, so it cannot be opened by phone until a PIN is
- * set. Name and address are checked so that no `,` or `|` adds a field or an option.
+ * set. Name and address are checked so that no `,` or `|` adds a field or an option. The
+ * `[general]` settings are the host's (app_voicemail reads the first `[general]` only, and several
+ * tenants' files sit in one voicemail.conf).
  */
 export function compileVoicemail(model: CompileModel): ConfigSection[] {
   const lines: ConfigLine[] = [];
@@ -75,23 +77,13 @@ export function compileVoicemail(model: CompileModel): ConfigSection[] {
     const options = email ? `attach=yes|delete=${user?.voicemailDestination === 'email_only' ? 'yes' : 'no'}` : 'attach=no';
     lines.push({ key: number, value: `${password},${name},${email},,${options}`, object: true });
   }
-  return [
-    {
-      name: 'general',
-      lines: [
-        { key: 'format', value: 'wav' },
-        { key: 'attach', value: 'yes' },
-        { key: 'maxsecs', value: '300' },
-        { key: 'minsecs', value: '2' },
-      ],
-    },
-    ...(lines.length ? [{ name: model.context, comment: `Mailboxes of ${commentText(model.snapshot.pbx.name)}`, lines }] : []),
-  ];
+  return lines.length ? [{ name: model.context, comment: `Mailboxes of ${commentText(model.snapshot.pbx.name)}`, lines }] : [];
 }
 
 /**
- * musiconhold.conf: one class per music sound file, `mode = playlist` with the file's absolute
- * path without extension (the sample's playlist mode), where the push puts the audio.
+ * musiconhold.conf: one class per music sound file, `mode = files` with its own directory
+ * relative to Asterisk's data directory (`astdatadir`, as the sample's default `directory = moh`):
+ * `moh/pbxapi/<prefix>/<32 hex>`, wherever the host keeps its data (README, "Sound files").
  */
 export function compileMusicOnHold(model: CompileModel): ConfigSection[] {
   return sortBy(
@@ -106,8 +98,8 @@ export function compileMusicOnHold(model: CompileModel): ConfigSection[] {
         name,
         comment: `Music on hold: ${commentText(sound.name)}`,
         lines: [
-          { key: 'mode', value: 'playlist' },
-          { key: 'entry', value: `${SOUNDS_DIR}/pbxapi/${model.prefix}/${hex}` },
+          { key: 'mode', value: 'files' },
+          { key: 'directory', value: model.musicDirectory(hex) },
         ],
       },
     ];

@@ -90,17 +90,30 @@ export function configurationHash(files: ConfigFile[]): string {
 }
 
 /**
+ * A secret's opened value, checked for its place: `written` as it stands in the file's text (a
+ * `;` escaped as `\;`), `plain` as a value the PBX's own config writer saves (over AMI: Asterisk
+ * escapes the `;` itself when it writes the file, so an escape here would be read back as part of
+ * the secret). Null when it cannot be written safely (a line break in a SIP password, a PIN that
+ * is not digits).
+ */
+export function openSecret(secret: SealedSecret, open: (sealed: string) => string): { plain: string; written: string } | null {
+  const plain = open(secret.sealed);
+  if (secret.kind === 'pin') return pin(plain) === null ? null : { plain, written: plain };
+  const written = secretValue(plain);
+  return written === null ? null : { plain, written };
+}
+
+/**
  * The file as the PBX gets it: every secret token replaced by the opened secret, escaped for its
- * place. A secret that cannot be written safely (a line break in a SIP password, a PIN that is not
- * digits) is an error: the push fails rather than write a broken or injected line.
+ * place. A secret that cannot be written safely is an error: the push fails rather than write a
+ * broken or injected line.
  */
 export function deliverableContent(file: ConfigFile, open: (sealed: string) => string): string {
   let content = file.content;
   for (const secret of file.secrets ?? []) {
-    const plain = open(secret.sealed);
-    const value = secret.kind === 'pin' ? pin(plain) : secretValue(plain);
+    const value = openSecret(secret, open);
     if (value === null) throw new Error(`A ${secret.kind} in ${file.name} cannot be written safely into the configuration.`);
-    content = content.split(secret.token).join(value);
+    content = content.split(secret.token).join(value.written);
   }
   return content;
 }

@@ -2,9 +2,19 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../platform/context.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
-import { NotFound, TooManyRequests } from '../../../platform/errors.js';
+import { NotFound, TooManyRequests, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { compileConfiguration, loadConfigurationSnapshot, manifestFile, type CompiledConfiguration, type ConfigFile } from '../compiler/index.js';
+import {
+  compileConfiguration,
+  loadConfigurationSnapshot,
+  manifestFile,
+  openSecret,
+  secretToken,
+  type CompiledConfiguration,
+  type ConfigFile,
+  type ConfigurationSnapshot,
+  type SealedSecret,
+} from '../compiler/index.js';
 import type { DiffSummary } from '../diff.js';
 import { routingSnapshot } from '../../routing/index.js';
 import type { ConfigVersionRow } from '../versions/versions.queries.js';
@@ -34,6 +44,102 @@ export interface DryRun {
   manifest: string;
   diff: string;
   diff_summary: DiffSummary;
+  problems: ConfigurationProblem[];
+}
+
+/**
+ * A value the configuration cannot carry, named by the resource it belongs to. The API refuses
+ * such values when they are written (`PbxText`, `PbxSecret`); secrets stored before that (sealed, so
+ * no migration could read them) are found here, when they are opened for the configuration.
+ */
+export interface ConfigurationProblem {
+  /** `file` when no resource of the PBX holds the secret any more (the files of an earlier version). */
+  resource: 'sip_device' | 'webrtc_account' | 'file';
+  /** The SIP device's id, the WebRTC account's user id, or the file's name. */
+  id: string;
+  name: string;
+  field: 'secret' | 'password' | 'voicemail_pin';
+  /** What is wrong with the value, e.g. `contains a line break`. */
+  problem: string;
+  /** The whole sentence, as a refused push gives it. */
+  message: string;
+}
+
+type SecretOwner = Pick<ConfigurationProblem, 'resource' | 'id' | 'name' | 'field'>;
+
+/** Who holds each sealed secret the compiler may write, by its token. */
+function secretOwners(snapshot: ConfigurationSnapshot): Map<string, SecretOwner> {
+  const owners = new Map<string, SecretOwner>();
+  for (const device of snapshot.sipDevices)
+    owners.set(secretToken(device.secretSealed), { resource: 'sip_device', id: device.id, name: device.name, field: 'secret' });
+  const users = new Map(snapshot.users.map((user) => [user.id, `${user.firstName} ${user.lastName}`.trim()]));
+  for (const account of snapshot.webrtcAccounts) {
+    const owner = { resource: 'webrtc_account' as const, id: account.userId, name: users.get(account.userId) || account.username };
+    owners.set(secretToken(account.passwordSealed), { ...owner, field: 'password' });
+    if (account.voicemailPinSealed) owners.set(secretToken(account.voicemailPinSealed), { ...owner, field: 'voicemail_pin' });
+  }
+  return owners;
+}
+
+// eslint-disable-next-line no-control-regex
+const LINE_BREAK = /[\n\r\u000b\u000c\u0085\u2028\u2029]/;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+
+/** Why the compiler's check (`openSecret`: the same one the delivery makes) refused an opened secret. */
+function whatIsWrong(plain: string, kind: SealedSecret['kind']): string {
+  if (LINE_BREAK.test(plain)) return 'contains a line break';
+  if (CONTROL.test(plain)) return 'contains a control character';
+  if (kind === 'pin') return 'is not 4 to 12 digits';
+  if (plain.length === 0) return 'is empty';
+  if (plain.length > 256) return 'is longer than 256 characters';
+  if (plain !== plain.trim()) return 'begins or ends with white space';
+  return 'begins with a backslash';
+}
+
+const FIELD_NAMES: Record<ConfigurationProblem['field'], string> = { secret: 'secret', password: 'password', voicemail_pin: 'voicemail PIN' };
+
+function problemMessage(owner: SecretOwner, problem: string): string {
+  const field = FIELD_NAMES[owner.field];
+  if (owner.resource === 'sip_device') return `The ${field} of the SIP device "${owner.name}" (${owner.id}) ${problem}: set a new one.`;
+  if (owner.resource === 'webrtc_account') return `The ${field} of the WebRTC account of ${owner.name} (user ${owner.id}) ${problem}: set a new one.`;
+  return `A ${field} in ${owner.name} ${problem}.`;
+}
+
+/**
+ * Every sealed secret the files carry, opened and checked as the delivery will (`openSecret`):
+ * those it would refuse, each named by the resource that holds it.
+ */
+export function undeliverableSecrets(files: ConfigFile[], owners: Map<string, SecretOwner>, open: (sealed: string) => string): ConfigurationProblem[] {
+  const problems: ConfigurationProblem[] = [];
+  const seen = new Set<string>();
+  for (const file of files)
+    for (const secret of file.secrets ?? []) {
+      if (seen.has(secret.token)) continue;
+      seen.add(secret.token);
+      let problem: string | null;
+      try {
+        const plain = open(secret.sealed);
+        problem = openSecret(secret, () => plain) === null ? whatIsWrong(plain, secret.kind) : null;
+      } catch {
+        problem = 'cannot be opened with the key this server holds';
+      }
+      if (problem === null) continue;
+      const owner = owners.get(secret.token) ?? {
+        resource: 'file',
+        id: file.name,
+        name: file.name,
+        field: secret.kind === 'pin' ? 'voicemail_pin' : 'password',
+      };
+      problems.push({ ...owner, problem, message: problemMessage(owner, problem) });
+    }
+  return problems;
+}
+
+/** A push of files the delivery would refuse: 422 naming each resource, before a version is made. */
+function refuseUndeliverable(problems: ConfigurationProblem[]): void {
+  if (problems.length === 0) return;
+  throw new ValidationFailed({ configuration: problems.map((p) => p.message) }, undefined, { problems });
 }
 
 /**
@@ -52,8 +158,19 @@ export class ConfigPushService {
     return compileConfiguration(await loadConfigurationSnapshot(this.ctx.db, tenant));
   }
 
+  /** The configuration as the data says now, and the values in it the delivery would refuse. */
+  private async compileChecked(tenant: Tenant): Promise<{ compiled: CompiledConfiguration; problems: ConfigurationProblem[] }> {
+    const snapshot = await loadConfigurationSnapshot(this.ctx.db, tenant);
+    const compiled = compileConfiguration(snapshot);
+    return { compiled, problems: this.problemsOf(compiled.files, snapshot) };
+  }
+
+  private problemsOf(files: ConfigFile[], snapshot: ConfigurationSnapshot): ConfigurationProblem[] {
+    return undeliverableSecrets(files, secretOwners(snapshot), (sealed) => this.ctx.secrets.open(sealed));
+  }
+
   async dryRun(tenant: Tenant): Promise<DryRun> {
-    const compiled = await this.compileNow(tenant);
+    const { compiled, problems } = await this.compileChecked(tenant);
     const base = await lastDoneVersion(this.ctx.db, tenant);
     const { diff, summary } = (await loadDiff()).diffFiles(base ? filesOf(base) : [], compiled.files, base?.version ?? null);
     const manifest = manifestFile(compiled, {
@@ -75,12 +192,14 @@ export class ConfigPushService {
       manifest: manifest.content,
       diff,
       diff_summary: summary,
+      problems,
     };
   }
 
-  /** Compiles now and pushes the result. */
+  /** Compiles now and pushes the result; 422 naming each value the delivery would refuse. */
   async push(tenant: Tenant, principal: Principal, requestId: string | null): Promise<ConfigVersionRow> {
-    const compiled = await this.compileNow(tenant);
+    const { compiled, problems } = await this.compileChecked(tenant);
+    refuseUndeliverable(problems);
     return this.enqueue(tenant, principal, requestId, compiled, null, await routingSnapshot(this.ctx.db, tenant));
   }
 
@@ -88,6 +207,8 @@ export class ConfigPushService {
   async rollback(tenant: Tenant, principal: Principal, requestId: string | null, version: string): Promise<ConfigVersionRow> {
     const target = await this.version(tenant, version);
     const files = filesOf(target);
+    // The version's secrets as sealed then, named by the resources that still hold them.
+    if (files.some((file) => file.secrets?.length)) refuseUndeliverable(this.problemsOf(files, await loadConfigurationSnapshot(this.ctx.db, tenant)));
     return this.enqueue(tenant, principal, requestId, { files, hash: target.hash }, target.version, target.routing);
   }
 

@@ -1,3 +1,4 @@
+import { hostFileName, tenantPrefix } from '../../../platform/pbx-names.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
@@ -253,8 +254,14 @@ describe('configuration push', () => {
     const user = await createUser(t.ctx, { tenant, fields: { first_name: 'Grace', last_name: 'Hopper' } });
     const extension = await createExtension(t.ctx, tenant, { number: '2101', user_id: user.id });
     const device = await createSipDevice(t.ctx, tenant, { user_id: user.id, extension_id: extension.id });
-    const sealed = (await t.ctx.db.selectFrom('sip_devices').select('secret_sealed').where('id', '=', device.id).executeTakeFirstOrThrow()).secret_sealed;
-    const secret = t.ctx.secrets.open(sealed);
+    // Sent plain: Asterisk's config writer escapes the `;` itself (an escape here would reach the phone's password).
+    const secret = 'Pa;ss#w\\ord "q" 7';
+    await t.ctx.db
+      .updateTable('sip_devices')
+      .set({ secret_sealed: t.ctx.secrets.seal(secret) })
+      .where('id', '=', device.id)
+      .execute();
+    const onPbx = (name: string) => peer.configFiles.get(hostFileName(name, tenantPrefix(tenant.pbxId)))!;
     const pushed = (await push(admin.token)).json().data;
     await t.app.jobs.drain();
     const done = (await getPush(admin.token, pushed.id)).json().data;
@@ -266,21 +273,23 @@ describe('configuration push', () => {
     const version = (await request('GET', '/pbx/configuration/versions/1', admin.token)).json().data;
     // The secret reaches the PBX only: the version keeps a token in its place.
     expect(JSON.stringify(version)).not.toContain(secret);
-    expect(renderPeerConfig(peer.configFiles.get('pjsip.conf')!)).toContain(secret);
+    expect(onPbx('pjsip.conf').flatMap((section) => section.lines)).toContainEqual({ key: 'password', value: secret, object: false });
+    // Only the tenant's own files: the host's pjsip.conf (its transports and trunk) is never written.
+    expect(peer.configFiles.has('pjsip.conf')).toBe(false);
     const token = /pbxapi-sealed-[0-9a-f]{24}/.exec(version.files.find((f: { name: string }) => f.name === 'pjsip.conf').content)![0];
     for (const file of version.files as Array<{ name: string; content: string }>) {
       // What Asterisk saved is the compiled file with its templates written out (UpdateConfig cannot
       // fill a template), without comments, the secret in place of its token.
-      const written = withoutTemplates(parseConfigText(file.content.split(token).join(secret)));
+      const written = withoutTemplates(parseConfigText(file.content));
       const expected = renderPeerConfig(
         written.map((section) => ({
           name: section.name,
           template: false,
           inherits: [],
-          lines: section.lines.map((line) => ({ ...line, object: !!line.object })),
+          lines: section.lines.map((line) => ({ ...line, value: line.value.split(token).join(secret), object: !!line.object })),
         })),
       );
-      expect(renderPeerConfig(peer.configFiles.get(file.name)!), file.name).toBe(expected);
+      expect(renderPeerConfig(onPbx(file.name)), file.name).toBe(expected);
     }
 
     // Nothing changed since: the files are written again, no module is reloaded.
@@ -295,13 +304,14 @@ describe('configuration push', () => {
   it('fails a push the PBX refuses, with the PBX answer as the reason, and retries one it cannot reach', async () => {
     const { tenant, admin } = await tenantWithAdmin();
     await onPeer(tenant, admin.token);
-    peer.configBehaviour.updateConfigRefuses = 'queues.conf';
+    const queues = hostFileName('queues.conf', tenantPrefix(tenant.pbxId));
+    peer.configBehaviour.updateConfigRefuses = `pbxapi-staging-${queues.slice('pbxapi-'.length)}`;
     const refused = (await push(admin.token)).json().data;
     await t.app.jobs.drain();
     expect((await getPush(admin.token, refused.id)).json().data).toMatchObject({
       status: 'failed',
       engine: 'asterisk',
-      reason: 'Writing queues.conf: the PBX answered Given category does not exist.',
+      reason: `Staging ${queues}: the PBX answered Given category does not exist.`,
     });
 
     peer.configBehaviour.updateConfigRefuses = null;
@@ -311,7 +321,7 @@ describe('configuration push', () => {
     await t.app.jobs.drain();
     expect((await getPush(admin.token, reload.id)).json().data).toMatchObject({
       status: 'failed',
-      reason: 'Reloading app_queue.so: the PBX answered Module does not support reload.',
+      reason: 'Reloading app_queue.so: the PBX answered Module does not support reload. The previous configuration was restored and runs.',
     });
     expect((await status(admin.token)).json().data).toMatchObject({ last_pushed_version: null, has_unpushed_changes: true });
 
@@ -332,6 +342,103 @@ describe('configuration push', () => {
     expect((await getPush(admin.token, silent.id)).json().data).toMatchObject({
       status: 'failed',
       reason: 'The PBX did not answer the CreateConfig action within 400 ms.',
+    });
+  });
+
+  it('names in the dry run each stored secret the PBX could not be given, and refuses to push it with the same words', async () => {
+    const { tenant, admin } = await tenantWithAdmin();
+    const user = await createUser(t.ctx, { tenant, fields: { first_name: 'Grace', last_name: 'Hopper' } });
+    const device = await createSipDevice(t.ctx, tenant, { user_id: user.id });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/webrtc-account`,
+      headers: bearer(admin.token),
+      payload: { hostname: 'webrtc.pbx.example.lu', port: 8089, password: 'Wb7!kQ2m-Remich9' },
+    });
+    expect(saved.statusCode).toBe(200);
+    expect((await push(admin.token, '?dry_run=1')).json().data.problems).toEqual([]);
+
+    // Stored before the API refused them (sealed, so no migration could clean them).
+    await t.ctx.db
+      .updateTable('sip_devices')
+      .set({ secret_sealed: t.ctx.secrets.seal('line one\nline two') })
+      .where('id', '=', device.id)
+      .execute();
+    await t.ctx.db
+      .updateTable('webrtc_configurations')
+      .set({ password_sealed: t.ctx.secrets.seal(' padded-password') })
+      .where('user_id', '=', user.id)
+      .execute();
+    const deviceProblem = {
+      resource: 'sip_device',
+      id: device.id,
+      name: device.name,
+      field: 'secret',
+      problem: 'contains a line break',
+      message: `The secret of the SIP device "${device.name}" (${device.id}) contains a line break: set a new one.`,
+    };
+    const webrtcProblem = {
+      resource: 'webrtc_account',
+      id: user.id,
+      name: 'Grace Hopper',
+      field: 'password',
+      problem: 'begins or ends with white space',
+      message: `The password of the WebRTC account of Grace Hopper (user ${user.id}) begins or ends with white space: set a new one.`,
+    };
+    const dry = await push(admin.token, '?dry_run=1');
+    expect(dry.statusCode).toBe(200);
+    const problems = dry.json().data.problems as Array<typeof deviceProblem>;
+    expect([...problems].sort((a, b) => (a.resource < b.resource ? -1 : 1))).toEqual([deviceProblem, webrtcProblem]);
+    // The files themselves show tokens only: neither secret is in the answer.
+    expect(dry.body).not.toContain('line one');
+    expect(dry.body).not.toContain('padded-password');
+
+    // A push is refused before any version is made (and before the one-a-minute gate), naming both.
+    const refused = await push(admin.token);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      message: `${problems[0].message} (and 1 more error)`,
+      errors: { configuration: problems.map((p) => p.message) },
+      problems,
+    });
+    expect(await t.ctx.db.selectFrom('config_versions').select('id').where('pbx_id', '=', tenant.pbxId).execute()).toEqual([]);
+
+    // Set anew through the API, both are delivered.
+    const secret = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/v1/sip-devices/${device.id}`,
+      headers: bearer(admin.token),
+      payload: { secret: 'a-new-sip-secret' },
+    });
+    expect(secret.statusCode).toBe(200);
+    const password = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/users/${user.id}/webrtc-account`,
+      headers: bearer(admin.token),
+      payload: { hostname: 'webrtc.pbx.example.lu', port: 8089, password: 'Wb7!kQ2m-Remich9' },
+    });
+    expect(password.statusCode).toBe(200);
+    expect((await push(admin.token, '?dry_run=1')).json().data.problems).toEqual([]);
+    const pushed = await push(admin.token);
+    expect(pushed.statusCode).toBe(202);
+    await t.app.jobs.drain();
+    expect((await getPush(admin.token, pushed.json().data.id)).json().data).toMatchObject({ status: 'done' });
+
+    // A rollback to files whose sealed secret cannot be given (the version's own copy) is refused the same way.
+    const version = await t.ctx.db.selectFrom('config_versions').select(['id', 'files']).where('pbx_id', '=', tenant.pbxId).executeTakeFirstOrThrow();
+    const files = JSON.parse(version.files) as Array<{ name: string; secrets?: Array<{ token: string; sealed: string; kind: string }> }>;
+    const current = await t.ctx.db.selectFrom('sip_devices').select('secret_sealed').where('id', '=', device.id).executeTakeFirstOrThrow();
+    for (const file of files)
+      for (const sealed of file.secrets ?? []) if (sealed.sealed === current.secret_sealed) sealed.sealed = t.ctx.secrets.seal('tab\there');
+    await t.ctx.db
+      .updateTable('config_versions')
+      .set({ files: JSON.stringify(files) })
+      .where('id', '=', version.id)
+      .execute();
+    const rollback = await request('POST', '/pbx/configuration/versions/1/rollback', admin.token);
+    expect(rollback.statusCode).toBe(422);
+    expect(rollback.json().errors).toEqual({
+      configuration: [`The secret of the SIP device "${device.name}" (${device.id}) contains a control character: set a new one.`],
     });
   });
 

@@ -45,6 +45,44 @@ export async function updateVersion(db: Db, tenant: Tenant, id: string, changes:
   await db.updateTable('config_versions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
 }
 
+/** What a conditional change of a version requires: its status, and (when given) a lease still held. */
+export interface VersionCondition {
+  /** The statuses the version may be in: the one the caller last saw or set. */
+  from: ConfigPushStatus[];
+  /** A lease the caller must still hold (unexpired at `now`), in the same statement as the change. */
+  lease?: { name: string; holder: string; now: string };
+}
+
+/**
+ * Changes the version only while it is in one of `condition.from` and, with `condition.lease`,
+ * while the caller still holds that lease: a delivery that lost its turn (its lease lapsed and
+ * another runner took the push over) records nothing, and a final status is never undone. True
+ * when the row changed.
+ */
+export async function updateVersionIf(
+  db: Db,
+  tenant: Tenant,
+  id: string,
+  condition: VersionCondition,
+  changes: Updateable<ConfigVersionTable>,
+): Promise<boolean> {
+  const { lease } = condition;
+  let query = db.updateTable('config_versions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).where('status', 'in', condition.from);
+  if (lease)
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('leases')
+          .select('leases.name')
+          .where('leases.name', '=', lease.name)
+          .where('leases.holder', '=', lease.holder)
+          .where('leases.expires_at', '>', lease.now),
+      ),
+    );
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export function findVersionById(db: Db, tenant: Tenant, id: string) {
   return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
 }

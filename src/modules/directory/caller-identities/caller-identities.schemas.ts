@@ -1,6 +1,6 @@
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const CALLER_IDENTITY_SORTS = ['name', 'external_caller_number', 'created_at'] as const;
@@ -26,8 +26,8 @@ export const CallerIdentity = Type.Object(
 export const CreateCallerIdentityBody = Type.Object(
   {
     phone_number_id: Uuid(),
-    name: Type.String({ minLength: 1, maxLength: 255 }),
-    external_caller_number: Type.Optional(Type.String({ minLength: 1, maxLength: 24, description: 'Defaults to the root phone number.' })),
+    name: PbxText({ minLength: 1, maxLength: 255 }),
+    external_caller_number: Type.Optional(PbxText({ minLength: 1, maxLength: 24, description: 'Defaults to the root phone number.' })),
     external_caller_extension: Type.Optional(Type.String({ pattern: '^[0-9]{0,16}$' })),
     user_id: Type.Optional(Nullable(Uuid())),
     is_default: Type.Optional(Type.Boolean()),

@@ -1,6 +1,6 @@
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Embedded, Nullable, Uuid } from '../../../http/schema.js';
+import { DateTime, Embedded, Nullable, PbxText, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { IncludeParam } from '../../../http/include.js';
 import { UserSummary } from '../shared/user-summary.js';
@@ -45,7 +45,7 @@ const number = Type.String({ pattern: '^[0-9]{2,16}$', description: 'Dialable di
 export const CreateExtensionBody = Type.Object(
   {
     number,
-    name: Type.Optional(Type.String({ maxLength: 255 })),
+    name: Type.Optional(PbxText({ maxLength: 255 })),
     user_id: Type.Optional(Nullable(Uuid())),
     voicemail_enabled: Type.Optional(Type.Boolean()),
   },

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 
 export const FORWARD_TYPES = ['unconditional', 'busy', 'no_answer', 'unavailable'] as const;
 export const FORWARD_DESTINATIONS = ['number', 'extension', 'voicemail'] as const;
@@ -22,7 +22,7 @@ export const Forward = Type.Object(
 const fields = {
   type: StringEnum(FORWARD_TYPES),
   destination_type: StringEnum(FORWARD_DESTINATIONS),
-  destination: Nullable(Type.String({ maxLength: 24 })),
+  destination: Nullable(PbxText({ maxLength: 24 })),
   delay: Type.Integer({ minimum: 0, maximum: 300 }),
   enabled: Type.Boolean(),
 };

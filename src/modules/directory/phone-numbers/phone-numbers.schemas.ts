@@ -1,6 +1,6 @@
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const PHONE_NUMBER_SORTS = ['number', 'label', 'created_at'] as const;
@@ -25,8 +25,8 @@ export const PhoneNumber = Type.Object(
 
 export const CreatePhoneNumberBody = Type.Object(
   {
-    number: Type.String({ minLength: 1, maxLength: 24, description: 'Any dialable form; stored in E.164 (the PBX country is the default region).' }),
-    label: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    number: PbxText({ minLength: 1, maxLength: 24, description: 'Any dialable form; stored in E.164 (the PBX country is the default region).' }),
+    label: Type.Optional(Nullable(PbxText({ maxLength: 255 }))),
     destination_type: Type.Optional(StringEnum(DESTINATION_TYPES)),
     destination_id: Type.Optional(Nullable(Uuid({ description: 'Required unless destination_type is none.' }))),
   },

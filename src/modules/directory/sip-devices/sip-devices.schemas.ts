@@ -1,6 +1,6 @@
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxSecret, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { PHONE_MODEL_IDS } from './phone-models.js';
 
@@ -32,9 +32,9 @@ export const SipDevice = Type.Object(
 );
 
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: 255 }),
+  name: PbxText({ minLength: 1, maxLength: 255 }),
   username: Type.String({ pattern: '^[A-Za-z0-9._-]{4,64}$', description: 'Generated when omitted.' }),
-  secret: Type.String({
+  secret: PbxSecret({
     minLength: 12,
     maxLength: 128,
     description: 'SIP password; generated when omitted. Stored encrypted, shown only in the create answer.',

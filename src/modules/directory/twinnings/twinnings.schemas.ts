@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 
 export const TWINNING_STATUSES = ['enabled', 'disabled'] as const;
@@ -28,7 +28,7 @@ export const Twinning = Type.Object(
 
 const fields = {
   status: StringEnum(TWINNING_STATUSES),
-  phone_number: Type.String({
+  phone_number: PbxText({
     minLength: 0,
     maxLength: 24,
     description:
@@ -40,7 +40,7 @@ const fields = {
   fmc_enabled: Type.Boolean({
     description: 'false together with a backup_phone_number is 422: the backup number is what turns FMC on. Not kept for a teams twinning.',
   }),
-  backup_phone_number: Nullable(Type.String({ minLength: 0, maxLength: 24, description: 'Setting one turns FMC on. Not kept for a teams twinning.' })),
+  backup_phone_number: Nullable(PbxText({ minLength: 0, maxLength: 24, description: 'Setting one turns FMC on. Not kept for a teams twinning.' })),
 };
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Uuid } from '../../../http/schema.js';
+import { PbxText, Uuid } from '../../../http/schema.js';
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
 
@@ -19,7 +19,7 @@ export const UserGroup = Type.Object(
 const members = Type.Array(Uuid(), { uniqueItems: true, maxItems: 500 });
 export const CreateUserGroupBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 255 }),
+    name: PbxText({ minLength: 1, maxLength: 255 }),
     position: Type.Optional(Type.Integer({ minimum: 1, description: 'Where to insert; appended when omitted.' })),
     users: Type.Optional(members),
   },
@@ -30,7 +30,7 @@ export const CreateUserGroupBody = Type.Object(
 );
 export const UpdateUserGroupBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+    name: Type.Optional(PbxText({ minLength: 1, maxLength: 255 })),
     position: Type.Optional(Type.Integer({ minimum: 1, description: 'Moves the group; the others shift to keep 1..n.' })),
   },
   { additionalProperties: false, examples: [{ name: 'Support team Esch', position: 2 }] },

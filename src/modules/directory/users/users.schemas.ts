@@ -1,6 +1,6 @@
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { USER_SORTS } from './users.queries.js';
 
@@ -83,8 +83,8 @@ export const User = Type.Object(
 
 const Editable = Type.Object({
   email: Type.String({ format: 'email', maxLength: 255 }),
-  first_name: Type.String({ minLength: 1, maxLength: 255 }),
-  last_name: Type.String({ maxLength: 255 }),
+  first_name: PbxText({ minLength: 1, maxLength: 255 }),
+  last_name: PbxText({ maxLength: 255 }),
   language: Type.String({ pattern: '^[a-z]{2}(-[A-Z]{2})?$', examples: ['en'] }),
   role: StringEnum(['admin', 'user']),
   status: StringEnum(['active', 'disabled'], { description: 'Disabling a user revokes every token it holds.' }),

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable, StringEnum } from '../../../http/schema.js';
+import { Nullable, PbxSecret, StringEnum } from '../../../http/schema.js';
 
 export const PICKUP_RESTRICTIONS = ['yes', 'own_groups_only', 'no'] as const;
 
@@ -50,7 +50,7 @@ export const SaveWebrtcBody = Type.Object(
         description: 'Kept when omitted; a new account gets `webrtc_` and the first 8 characters of the user id.',
       }),
     ),
-    password: Type.String({ minLength: 8, maxLength: 128 }),
+    password: PbxSecret({ minLength: 8, maxLength: 128 }),
     voicemail_pin: Type.Optional(Nullable(Type.String({ pattern: '^[0-9]{4,12}$' }))),
     call_pickpup_restrictions: Type.Optional(StringEnum(PICKUP_RESTRICTIONS)),
   },

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
-import { Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 
 /**
  * The nodes of a call flow: a flat list of typed nodes naming each other by `key` (Kazoo's
@@ -62,7 +62,7 @@ export const CALL_FLOW_NODES = [
     next: Exit('Node after the announcement; empty = hang up.'),
   }),
   node('forward', 'Forward the call to a number outside the PBX.', {
-    number: Type.String({ minLength: 1, maxLength: 24, description: 'Any dialable form; stored in E.164.' }),
+    number: PbxText({ minLength: 1, maxLength: 24, description: 'Any dialable form; stored in E.164.' }),
   }),
   node('time_condition', 'Branch on the time of the call: open hours, closed, holiday.', {
     open_hours: Type.Array(OpenHours, { minItems: 1, maxItems: 50 }),

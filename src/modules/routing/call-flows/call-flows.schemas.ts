@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
@@ -37,7 +37,7 @@ export const CallFlow = Type.Object(
 const Nodes = Type.Array(CallFlowNodeSchema, { minItems: 1, maxItems: 200 });
 export const CreateCallFlowBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 128 }),
+    name: PbxText({ minLength: 1, maxLength: 128 }),
     description: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
     entry: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$', description: 'Key of the node a call enters at.' }),
     nodes: Nodes,

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { IncludeParam } from '../../../http/include.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { LanguageOrAuto } from '../shared/languages.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
@@ -50,7 +50,7 @@ export const CreateIvrStepBody = Type.Object(
     option: StringEnum(IVR_OPTIONS, { description: 'One live step per key of a menu (else 422).' }),
     target_type: StringEnum(TARGET_TYPES),
     target_id: Uuid({ description: 'A live call flow or IVR of the PBX, as target_type says.' }),
-    name: Type.Optional(Nullable(Type.String({ maxLength: 128 }))),
+    name: Type.Optional(Nullable(PbxText({ maxLength: 128 }))),
     language: Type.Optional(LanguageOrAuto('Announcement language from this step onward; null (default) keeps the current language.')),
     voip_ivr_btn_id: Type.Optional(Nullable(Type.Integer({ minimum: -2147483648, maximum: 2147483647 }))),
   },

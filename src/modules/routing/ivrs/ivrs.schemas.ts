@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { IncludeParam } from '../../../http/include.js';
-import { DateTime, Embedded, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Embedded, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { LanguageOrAuto } from '../shared/languages.js';
 import { SoundFileSummary } from '../shared/sound-refs.js';
@@ -39,7 +39,7 @@ export type IvrView = Static<typeof Ivr>;
 export const CreateIvrBody = Type.Object(
   {
     pbx_id: Uuid({ description: 'The caller’s PBX (any other is refused with 422).' }),
-    name: Type.String({ minLength: 3, maxLength: 64 }),
+    name: PbxText({ minLength: 3, maxLength: 64 }),
     comment: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
     announcement: Uuid({ description: 'A live sound file of the PBX of type announcement, played on entry.' }),
     musicOnHold: Type.Optional(Nullable(Uuid({ description: 'A live sound file of the PBX of type music.' }))),

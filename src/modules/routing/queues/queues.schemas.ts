@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { Destination, DESTINATION_TYPES } from '../shared/destinations.js';
 import { SoundFileSummary } from '../shared/sound-refs.js';
@@ -83,7 +83,7 @@ const MemberInput = Type.Object(
 
 export const CreateQueueBody = Type.Object(
   {
-    name: Type.String({ minLength: 1, maxLength: 128 }),
+    name: PbxText({ minLength: 1, maxLength: 128 }),
     strategy: Type.Optional(StringEnum(QUEUE_STRATEGIES, { description: 'Default ringall.' })),
     max_wait_seconds: Type.Optional(Type.Integer({ minimum: 10, maximum: 7200, description: 'Default 300.' })),
     max_callers: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 500 }), { description: 'null (default) = no limit.' })),

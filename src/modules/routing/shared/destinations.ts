@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
-import { Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import { existsInPbx } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -27,7 +27,7 @@ export const Destination = Type.Object(
       description: 'hangup; user (rings the user), extension, voicemail (the user’s mailbox), queue, ivr, call_flow; external (a number outside the PBX).',
     }),
     id: Type.Optional(Nullable(Uuid({ description: 'The user, extension, queue, IVR or call flow; empty for hangup and external.' }))),
-    number: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 24, description: 'For external: any dialable form, stored in E.164.' }))),
+    number: Type.Optional(Nullable(PbxText({ minLength: 1, maxLength: 24, description: 'For external: any dialable form, stored in E.164.' }))),
   },
   { additionalProperties: false },
 );

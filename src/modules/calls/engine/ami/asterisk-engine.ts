@@ -1,8 +1,9 @@
 import type { Selectable } from 'kysely';
 import type { AppContext } from '../../../../platform/context.js';
+import { ringContext, ringExternalContext, tenantPrefix } from '../../../../platform/pbx-names.js';
 import type { AmiSettingsTable } from '../../calls.tables.js';
 import { EngineFailure, type OriginateRequest, type OriginateResult, type PbxEngine } from '../engine.js';
-import { AmiError, type AmiClient, type AmiTraceEntry } from './client.js';
+import { AmiError, answerText, type AmiClient, type AmiTraceEntry } from './client.js';
 import { connectAmi } from './host-guard.js';
 import type { AmiFields, AmiMessage } from './protocol.js';
 import { originateReason } from './causes.js';
@@ -12,16 +13,17 @@ export interface AmiConnection {
   port: number;
   username: string;
   secret: string;
+  /** Where click-to-call dials the destination: the tenant's own context unless the settings name another. */
   context: string;
+  /** The tenant's prefix: its names on the Asterisk (contexts, files), see platform/pbx-names. */
+  prefix: string;
 }
 
 /** How to reach a PBX's AMI, from its stored settings (the secret unsealed). */
 export function amiConnectionOf(ctx: AppContext, row: Selectable<AmiSettingsTable>): AmiConnection {
-  return { host: row.host, port: row.port, username: row.username, secret: ctx.secrets.open(row.secret_sealed), context: row.context };
+  const prefix = tenantPrefix(row.pbx_id);
+  return { host: row.host, port: row.port, username: row.username, secret: ctx.secrets.open(row.secret_sealed), context: row.context ?? prefix, prefix };
 }
-
-/** Dialplan context the engine uses to ring several endpoints at once (see the README). */
-export const RING_CONTEXT = 'pbxapi-ring';
 
 /**
  * 502 for an unreachable PBX, a refused login or call; 504 when it does not answer in time; 503
@@ -32,15 +34,23 @@ export function engineFailure(error: unknown, trace: AmiTraceEntry[] | null): En
   return new EngineFailure(502, `The PBX engine failed: ${(error as Error).message}`, trace);
 }
 
-/** The Originate action of a click-to-call: ring the user's endpoints, then dial the destination. */
-export function originateAction(request: OriginateRequest, context: string): AmiFields {
-  const channel = request.endpoints.length === 1 ? dialString(request.endpoints[0]) : `Local/ring@${RING_CONTEXT}`;
+/**
+ * The Originate action of a click-to-call: ring the user's endpoints, then dial the destination in
+ * `connection.context`. Several endpoints ring at once through the tenant's `[t…-ring]`; a twinning
+ * leaves through its `[t…-ring-external]` (both in the pushed dialplan).
+ */
+export function originateAction(request: OriginateRequest, connection: Pick<AmiConnection, 'context' | 'prefix'>): AmiFields {
+  const dialString = (endpoint: OriginateRequest['endpoints'][number]) =>
+    endpoint.type === 'sip_device' || endpoint.type === 'webrtc'
+      ? `PJSIP/${endpoint.address}`
+      : `Local/${endpoint.address}@${ringExternalContext(connection.prefix)}`;
+  const channel = request.endpoints.length === 1 ? dialString(request.endpoints[0]) : `Local/ring@${ringContext(connection.prefix)}`;
   const fields: AmiFields = [
     ['Action', 'Originate'],
     ['ActionID', request.actionId],
     ['ChannelId', request.actionId],
     ['Channel', channel],
-    ['Context', context],
+    ['Context', connection.context],
     ['Exten', request.destination],
     ['Priority', '1'],
     ['Timeout', '30000'],
@@ -54,10 +64,6 @@ export function originateAction(request: OriginateRequest, context: string): Ami
   if (request.autoAnswer) fields.push(['Variable', 'PBXAPI_AUTO_ANSWER=1']);
   if (request.forceDialBack) fields.push(['Variable', 'PBXAPI_FORCE_DIAL_BACK=1']);
   return fields;
-}
-
-function dialString(endpoint: OriginateRequest['endpoints'][number]): string {
-  return endpoint.type === 'sip_device' || endpoint.type === 'webrtc' ? `PJSIP/${endpoint.address}` : `Local/${endpoint.address}@${RING_CONTEXT}-external`;
 }
 
 /**
@@ -114,9 +120,9 @@ export class AsteriskEngine implements PbxEngine {
     const { value, trace } = await withAmi(this.ctx, this.connection, request.trace, async (client) => {
       const early = originateResponseOf(client, request.actionId);
       try {
-        const { response } = await client.action(originateAction(request, this.connection.context));
+        const { response } = await client.action(originateAction(request, this.connection));
         if (response.get('Response')?.toLowerCase() !== 'success') {
-          throw new AmiError('rejected', `The PBX refused the call: ${response.get('Message') ?? 'Originate failed'}.`);
+          throw new AmiError('rejected', `The PBX refused the call: ${answerText(response.get('Message') ?? 'Originate failed')}.`);
         }
         let timer: NodeJS.Timeout | undefined;
         const window = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), this.ctx.config.amiOriginateWaitMs)));

@@ -6,6 +6,12 @@ import { AmiMessage, AmiParser, maskedText, serializeAction, type AmiFields } fr
 /** `not_admitted`: the host is outside the operator's allow-list, so no connection was attempted. */
 export type AmiFailure = 'unreachable' | 'timeout' | 'login_failed' | 'disconnected' | 'rejected' | 'protocol' | 'not_admitted';
 
+/**
+ * A message Asterisk answered, to end a sentence of ours: without its own closing full stop
+ * ("Extension does not exist." would read "…does not exist.." after ours).
+ */
+export const answerText = (message: string) => message.trim().replace(/\.+$/, '');
+
 export class AmiError extends Error {
   constructor(
     readonly kind: AmiFailure,
@@ -171,7 +177,7 @@ export class AmiClient extends EventEmitter<{ event: [AmiMessage]; close: [AmiEr
       ['Secret', secret],
     ]);
     if (response.get('Response')?.toLowerCase() !== 'success') {
-      throw new AmiError('login_failed', `The PBX refused the AMI login: ${response.get('Message') ?? 'authentication failed'}.`);
+      throw new AmiError('login_failed', `The PBX refused the AMI login: ${answerText(response.get('Message') ?? 'authentication failed')}.`);
     }
   }
 

@@ -1,27 +1,40 @@
 /**
- * Writes configuration files on an Asterisk PBX over AMI and reloads the modules that read them.
+ * Writes a tenant's configuration files on an Asterisk PBX over AMI and reloads the modules that
+ * read them, so that the PBX ends running either the new version or the one before, never a mix.
+ *
+ * The files are the tenant's own (`pbxapi-<type>-<prefix>.conf`, platform/pbx-names): the host's
+ * `pjsip.conf`, `extensions.conf`, `queues.conf`, `voicemail.conf` and `musiconhold.conf` keep
+ * the operator's transports, trunk and settings and read every tenant's file with a
+ * `#tryinclude "pbxapi-<type>-*.conf"` line (README, "The operator's Asterisk"). Nothing here
+ * writes a host file, so a push or a rollback never removes what the operator configured, and
+ * several tenants on one Asterisk each keep their own files.
  *
  * Asterisk's `UpdateConfig` (main/manager.c, action_updateconfig) loads `SrcFilename`, applies the
  * numbered `Action-NNNNNN` edits (NewCat, Append, ...) and saves the result as `DstFilename`, all
  * or nothing per action. A manager message holds at most 128 headers (AST_MAX_MANHEADERS) and a
- * line at most 1024 bytes (the session's input buffer), so a file is built in steps:
+ * line at most 1024 bytes (the session's input buffer). Its writer escapes a `;` in a value
+ * itself, so values are sent plain. The steps:
  *
- *   1. `CreateConfig` of `pbxapi-empty.conf` (an empty source), and of each file's staging and live
- *      name: UpdateConfig refuses a source or destination that does not exist yet ("File requires
- *      escalated privileges": is_restricted_file's realpath() fails), and CreateConfig
- *      (O_CREAT|O_EXCL) never touches an existing file, answering "File exists", which is fine.
- *   2. `UpdateConfig pbxapi-empty.conf -> pbxapi-staging-<file>` with the first sections' edits,
- *      then `UpdateConfig staging -> staging` with the rest, as many as the header limit needs.
- *   3. `UpdateConfig staging -> <file>` without edits: the complete file replaces the live one in
- *      one save, so a failure in step 2 never leaves a half-written live file.
+ *   1. `CreateConfig` of `pbxapi-empty.conf` (an empty source), and of each file's staging, live
+ *      and previous name: UpdateConfig refuses a source or destination that does not exist yet
+ *      ("File requires escalated privileges"); CreateConfig never touches an existing file
+ *      ("File exists"). A live file created now was never read: its module is reloaded too.
+ *   2. Every file is staged: `UpdateConfig pbxapi-empty.conf -> pbxapi-staging-…` with the first
+ *      sections' edits, then `staging -> staging` with the rest. Nothing is live yet.
+ *   3. Each live file is kept as `pbxapi-previous-…`, then each staging file replaces its live file
+ *      in one save.
+ *   4. `Reload` of each module whose file changed; a module that declined at start (app_queue
+ *      without queues.conf: "Module not initialized") is loaded (`ModuleLoad`) instead.
+ *   5. What Asterisk loaded is checked: the tenant's dialplan context, each endpoint, each queue.
  *
- * Then `Reload` with `Module: <module>` for each module whose file changed, each answer checked
- * (`Module Reloaded`, else the error Asterisk gives: "No such module", ...).
+ * A refusal in steps 4-5 puts the previous files back and reloads again, then fails the push with
+ * the reason: the PBX runs the version it ran before.
  */
 import type { Config } from '../../../../config.js';
-import { AmiError, type AmiClient, type AmiTraceEntry } from './client.js';
+import { AmiError, answerText, type AmiClient, type AmiTraceEntry } from './client.js';
 import { connectAmi } from './host-guard.js';
 import type { AmiFields } from './protocol.js';
+import { hostFileName } from '../../../../platform/pbx-names.js';
 
 /** A line of a section: `key = value`, or `key => value` when `object` (exten, same, include). */
 export interface DeliveredLine {
@@ -48,11 +61,19 @@ export interface AmiDeliveryTarget {
   port: number;
   username: string;
   secret: string;
+  /** The tenant's prefix: its files' and contexts' names on the PBX. */
+  prefix: string;
 }
 
 export interface AmiDeliveryHooks {
   /** Called once every file is written, before the first reload. */
   onReloading?(): Promise<void>;
+  /**
+   * Aborted when another delivery took this one's turn: checked between the staging actions and
+   * before the files go live, so a delivery that lost its turn never replaces a live file. Once
+   * the files are live it runs to the end (reloads, checks), leaving the PBX consistent.
+   */
+  signal?: AbortSignal;
 }
 
 /** The module that reads each file Asterisk is given, reloaded when its file changed. */
@@ -65,7 +86,9 @@ export const RELOAD_MODULES: Record<string, string> = {
 };
 
 export const EMPTY_SOURCE = 'pbxapi-empty.conf';
-export const stagingName = (file: string) => `pbxapi-staging-${file}`;
+/** The staged and the kept-back copies of a host file: `pbxapi-staging-pjsip-t….conf`, never matched by the host's include pattern. */
+export const stagingName = (hostFile: string) => hostFile.replace(/^pbxapi-/, 'pbxapi-staging-');
+export const previousName = (hostFile: string) => hostFile.replace(/^pbxapi-/, 'pbxapi-previous-');
 
 /** Headers of a manager message Asterisk reads (AST_MAX_MANHEADERS); the rest are dropped silently. */
 export const MAX_HEADERS = 128;
@@ -137,9 +160,9 @@ export function fileEdits(file: DeliveredFile): Array<Array<[string, string]>> {
  * limit, each line within Asterisk's line length. A line that cannot be sent is refused before
  * anything is written.
  */
-export function updateConfigActions(file: DeliveredFile): AmiFields[] {
-  if (!FILE_NAME.test(file.name)) throw new AmiError('rejected', `The file name ${file.name} cannot be written over AMI.`);
-  const staging = stagingName(file.name);
+export function updateConfigActions(file: DeliveredFile, hostFile: string = file.name): AmiFields[] {
+  if (!FILE_NAME.test(hostFile)) throw new AmiError('rejected', `The file name ${hostFile} cannot be written over AMI.`);
+  const staging = stagingName(hostFile);
   const actions: AmiFields[] = [];
   let current: AmiFields | null = null;
   let count = 0;
@@ -170,20 +193,22 @@ export function updateConfigActions(file: DeliveredFile): AmiFields[] {
       current!.push([header, value]);
     }
   }
-  actions.push([
-    ['Action', 'UpdateConfig'],
-    ['SrcFilename', staging],
-    ['DstFilename', file.name],
-    ['PreserveEffectiveContext', 'no'],
-  ]);
   return actions;
 }
+
+/** The UpdateConfig that copies one whole file onto another, without edits. */
+export const copyConfigAction = (source: string, destination: string): AmiFields => [
+  ['Action', 'UpdateConfig'],
+  ['SrcFilename', source],
+  ['DstFilename', destination],
+  ['PreserveEffectiveContext', 'no'],
+];
 
 async function expectSuccess(client: AmiClient, fields: AmiFields, what: string, accept?: (message: string) => boolean): Promise<string> {
   const { response } = await client.action(fields);
   const message = response.get('Message') ?? '';
   if (response.get('Response')?.toLowerCase() === 'success' || accept?.(message)) return message;
-  throw new AmiError('rejected', `${what}: the PBX answered ${message || (response.get('Response') ?? 'nothing')}.`);
+  throw new AmiError('rejected', `${what}: the PBX answered ${answerText(message || (response.get('Response') ?? 'nothing'))}.`);
 }
 
 export interface AmiDeliveryResult {
@@ -192,10 +217,95 @@ export interface AmiDeliveryResult {
   trace: AmiTraceEntry[];
 }
 
+/** What Asterisk must show once the files are read: the tenant's names, by module. */
+interface ExpectedObjects {
+  contexts: string[];
+  endpoints: string[];
+  queues: string[];
+}
+
+function expectedObjects(files: DeliveredFile[], prefix: string): ExpectedObjects {
+  const sectionsOf = (name: string) => withoutTemplates(files.find((file) => file.name === name)?.sections ?? []);
+  const dialplan = sectionsOf('extensions.conf');
+  return {
+    contexts: dialplan.some((section) => section.name === prefix) ? [prefix] : dialplan.slice(0, 1).map((section) => section.name),
+    endpoints: sectionsOf('pjsip.conf')
+      .filter((section) => section.lines.some((line) => line.key === 'type' && line.value === 'endpoint'))
+      .map((section) => section.name),
+    queues: sectionsOf('queues.conf').map((section) => section.name),
+  };
+}
+
+/** Reloads a module; one that declined at start ("Module not initialized") is loaded instead. */
+async function reloadModule(client: AmiClient, module: string): Promise<void> {
+  const { response } = await client.action([
+    ['Action', 'Reload'],
+    ['Module', module],
+  ]);
+  if (response.get('Response')?.toLowerCase() === 'success') return;
+  const message = response.get('Message') ?? response.get('Response') ?? 'nothing';
+  if (!/not initialized|not running/i.test(message)) throw new AmiError('rejected', `Reloading ${module}: the PBX answered ${answerText(message)}.`);
+  const loaded = await client.action([
+    ['Action', 'ModuleLoad'],
+    ['Module', module],
+    ['LoadType', 'load'],
+  ]);
+  if (loaded.response.get('Response')?.toLowerCase() === 'success') return;
+  const hint = module === 'app_queue.so' ? ' Asterisk declines app_queue while the host has no queues.conf: create it as the README shows.' : '';
+  throw new AmiError(
+    'rejected',
+    `${module} is not running on the PBX (it declined to load at start) and loading it failed: ${answerText(loaded.response.get('Message') ?? 'no answer')}.${hint}`,
+  );
+}
+
 /**
- * Writes `files` and reloads the modules of `changed` files (their names). Throws AmiError:
- * `rejected` when the PBX refused an action (the push failed for good), any other kind when the
- * PBX could not be reached or stopped answering (worth another attempt).
+ * Checks that Asterisk really read the tenant's files: a file the host does not include is
+ * written and reloaded without a complaint, and runs nothing.
+ */
+async function verifyLoaded(client: AmiClient, expected: ExpectedObjects, modules: readonly string[], prefix: string): Promise<void> {
+  const include = (type: string) => `the host's ${type}.conf must read it with #tryinclude "pbxapi-${type}-*.conf" (README, "The operator's Asterisk")`;
+  if (modules.includes('pbx_config.so')) {
+    for (const context of expected.contexts) {
+      const { response } = await client.action([
+        ['Action', 'ShowDialPlan'],
+        ['Context', context],
+      ]);
+      if (response.get('Response')?.toLowerCase() !== 'success') {
+        throw new AmiError(
+          'rejected',
+          `Asterisk did not load the dialplan context ${context} from ${hostFileName('extensions.conf', prefix)}: ${include('extensions')}.`,
+        );
+      }
+    }
+  }
+  if (modules.includes('res_pjsip.so') && expected.endpoints.length) {
+    const { events } = await client.action([['Action', 'PJSIPShowEndpoints']]);
+    const loaded = new Set(events.map((event) => event.get('ObjectName')));
+    const missing = expected.endpoints.filter((name) => !loaded.has(name));
+    if (missing.length === expected.endpoints.length) {
+      throw new AmiError('rejected', `Asterisk did not load the endpoints of ${hostFileName('pjsip.conf', prefix)}: ${include('pjsip')}.`);
+    }
+    if (missing.length) {
+      throw new AmiError(
+        'rejected',
+        `Asterisk did not load the endpoints ${missing.slice(0, 5).join(', ')}${missing.length > 5 ? ` and ${missing.length - 5} more` : ''} (see its log: a name the host or another file also defines?).`,
+      );
+    }
+  }
+  if (modules.includes('app_queue.so') && expected.queues.length) {
+    const { events } = await client.action([['Action', 'QueueSummary']]);
+    const loaded = new Set(events.map((event) => event.get('Queue')));
+    const missing = expected.queues.filter((name) => !loaded.has(name));
+    if (missing.length) throw new AmiError('rejected', `Asterisk did not load the queues of ${hostFileName('queues.conf', prefix)}: ${include('queues')}.`);
+  }
+}
+
+/**
+ * Writes `files` (by their names in the version: `pjsip.conf`, ...) as the tenant's host files and
+ * reloads the modules of `changed` files and of files written for the first time. Throws
+ * AmiError: `rejected` when the PBX refused an action or did not load the files (the push failed
+ * for good, the previous files back in place), any other kind when the PBX could not be reached
+ * or stopped answering (worth another attempt).
  */
 export async function deliverConfigurationOverAmi(
   config: Pick<Config, 'amiConnectTimeoutMs' | 'amiActionTimeoutMs' | 'amiAllowedHosts' | 'amiAllowLoopback'>,
@@ -205,7 +315,10 @@ export async function deliverConfigurationOverAmi(
   hooks: AmiDeliveryHooks = {},
 ): Promise<AmiDeliveryResult> {
   // Everything is checked before the first byte goes out.
-  const plans = files.map((file) => ({ file, actions: updateConfigActions(file) }));
+  const plans = files.map((file) => {
+    const hostFile = hostFileName(file.name, target.prefix);
+    return { file, hostFile, actions: updateConfigActions(file, hostFile) };
+  });
   const client = await connectAmi(config, target, { trace: true });
   try {
     await client.login(target.username, target.secret);
@@ -220,27 +333,49 @@ export async function deliverConfigurationOverAmi(
         (message) => message === 'File exists',
       );
     await create(EMPTY_SOURCE);
-    for (const { file, actions } of plans) {
-      await create(stagingName(file.name));
-      await create(file.name);
-      for (const action of actions) await expectSuccess(client, action, `Writing ${file.name}`);
+    const neverRead = new Set<string>();
+    for (const { file, hostFile, actions } of plans) {
+      await create(stagingName(hostFile));
+      await create(previousName(hostFile));
+      if ((await create(hostFile)) !== 'File exists') neverRead.add(file.name);
+      for (const action of actions) {
+        hooks.signal?.throwIfAborted();
+        await expectSuccess(client, action, `Staging ${hostFile}`);
+      }
     }
+    hooks.signal?.throwIfAborted();
+    for (const { hostFile } of plans) await expectSuccess(client, copyConfigAction(hostFile, previousName(hostFile)), `Keeping ${hostFile}`);
+    for (const { hostFile } of plans) await expectSuccess(client, copyConfigAction(stagingName(hostFile), hostFile), `Writing ${hostFile}`);
     await hooks.onReloading?.();
-    const modules = [...new Set(changed.map((name) => RELOAD_MODULES[name]).filter((module): module is string => !!module))];
-    for (const module of modules) {
-      await expectSuccess(
-        client,
-        [
-          ['Action', 'Reload'],
-          ['Module', module],
-        ],
-        `Reloading ${module}`,
-      );
+    const modulesOf = (names: Iterable<string>) => [...new Set([...names].map((name) => RELOAD_MODULES[name]).filter((module): module is string => !!module))];
+    const modules = modulesOf([...changed, ...neverRead]);
+    const reloaded: string[] = [];
+    try {
+      for (const module of modules) {
+        await reloadModule(client, module);
+        // A module whose reload failed still runs what it read before: only these read the new files.
+        reloaded.push(module);
+      }
+      await verifyLoaded(client, expectedObjects(files, target.prefix), modules, target.prefix);
+    } catch (error) {
+      if (!(error instanceof AmiError) || error.kind !== 'rejected') throw error;
+      throw new AmiError('rejected', `${error.message} ${await restorePrevious(client, plans, reloaded)}`);
     }
     await client.logoff();
-    return { written: files.map((file) => file.name), reloaded: modules, trace: client.trace };
+    return { written: plans.map((plan) => plan.hostFile), reloaded: modules, trace: client.trace };
   } catch (error) {
     client.close();
     throw error;
+  }
+}
+
+/** Puts the kept-back files in place again and reloads what was reloaded; says how that went. */
+async function restorePrevious(client: AmiClient, plans: Array<{ hostFile: string }>, reloaded: readonly string[]): Promise<string> {
+  try {
+    for (const { hostFile } of plans) await expectSuccess(client, copyConfigAction(previousName(hostFile), hostFile), `Restoring ${hostFile}`);
+    for (const module of reloaded) await reloadModule(client, module);
+    return 'The previous configuration was restored and runs.';
+  } catch (error) {
+    return `Restoring the previous configuration failed too (${(error as Error).message}): the PBX may run parts of this version.`;
   }
 }

@@ -4,7 +4,7 @@ import { engineFailure, type AmiConnection } from './asterisk-engine.js';
 import { AmiError, type AmiClient } from './client.js';
 import { connectAmi } from './host-guard.js';
 
-export type CheckName = 'connect' | 'login' | 'originate' | 'read_call' | 'read_cdr' | 'version';
+export type CheckName = 'connect' | 'login' | 'originate' | 'config' | 'system' | 'read_call' | 'read_cdr' | 'version';
 export interface ConnectionCheck {
   name: CheckName;
   /** `unverified`: the PBX would not say (the AMI user lacks the `command` class); does not fail the test. */
@@ -13,11 +13,23 @@ export interface ConnectionCheck {
 }
 
 /**
+ * The write classes the engine needs, each told by an action ListCommands lists (it lists only
+ * what the user may send): `originate` for calls, `config` for the configuration push
+ * (CreateConfig, UpdateConfig, ShowDialPlan), `system` for loading and reloading modules and
+ * listing the endpoints a push checks (ModuleLoad, PJSIPShowEndpoints).
+ */
+const WRITE_CHECKS = [
+  ['originate', 'Originate', 'originate', 'place calls (Originate)'],
+  ['config', 'UpdateConfig', 'config', "write the tenant's configuration files (CreateConfig, UpdateConfig, ShowDialPlan)"],
+  ['system', 'ModuleLoad', 'system', 'load and reload modules and list endpoints after a push (Reload, ModuleLoad, PJSIPShowEndpoints)'],
+] as const;
+
+/**
  * What the engine needs from the AMI user, each as a named check: the connection and the login,
- * the `originate` write class (Originate listed by ListCommands, which lists only what the user
- * may send), and the `call` and `cdr` read classes (its call progress and its history), read from
- * `manager show user <name>` when the user may run CLI commands. Any failed check fails the test
- * with 502 and the list; otherwise the version is read for the answer.
+ * the write classes of calls and of the configuration push (WRITE_CHECKS), and the `call` and
+ * `cdr` read classes (its call progress and its history), read from `manager show user <name>`
+ * when the user may run CLI commands. Any failed check fails the test with 502 and the list;
+ * otherwise the version is read for the answer.
  */
 export async function testAmiConnection(ctx: AppContext, connection: AmiConnection, trace: boolean) {
   const started = Date.now();
@@ -45,11 +57,13 @@ export async function testAmiConnection(ctx: AppContext, connection: AmiConnecti
   checks.push({ name: 'login', status: 'passed', message: `Logged in as ${connection.username}.` });
   try {
     const { response: commands } = await client.action([['Action', 'ListCommands']]);
-    checks.push(
-      commands.get('Originate') !== undefined
-        ? { name: 'originate', status: 'passed', message: 'The AMI user may send Originate.' }
-        : { name: 'originate', status: 'failed', message: 'The AMI user may not send Originate: add `originate` to its `write =` line in manager.conf.' },
-    );
+    for (const [name, action, writeClass, what] of WRITE_CHECKS) {
+      checks.push(
+        commands.get(action) !== undefined
+          ? { name, status: 'passed', message: `The AMI user may ${what}.` }
+          : { name, status: 'failed', message: `The AMI user may not ${what}: add \`${writeClass}\` to its \`write =\` line in manager.conf.` },
+      );
+    }
     const user = await cli(client, `manager show user ${connection.username}`);
     const read = user?.map((line) => /^\s*read perm:\s*(.*)$/i.exec(line)?.[1]).find((value) => value !== undefined);
     const classes = new Set((read ?? '').split(/[,\s]+/).filter(Boolean));

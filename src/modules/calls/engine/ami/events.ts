@@ -57,7 +57,7 @@ export function callKeyOf(event: AmiMessage): string {
   return linked?.trim() ? linked.trim() : uniqueid.replace(/;\d+$/, '');
 }
 
-/** A half of a Local channel (`Local/ring@pbxapi-ring-00000001;2`): a helper of the dialplan, never a call of its own. */
+/** A half of a Local channel (`Local/ring@t…-ring-00000001;2`): a helper of the dialplan, never a call of its own. */
 const isLocalHelper = (channel: string | undefined) => /^Local\/.+;\d+$/.test(channel ?? '');
 
 /** The device a channel name is of: `PJSIP/alice-0000002a` is `alice`. */

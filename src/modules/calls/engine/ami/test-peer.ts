@@ -36,7 +36,17 @@ export interface PeerPermissions {
 
 const ALL: PeerPermissions = { read: ['all'], write: ['all'] };
 /** The write class each action needs (as Asterisk registers them), and the read class of each event. */
-const WRITE_CLASS: Record<string, string> = { originate: 'originate', command: 'command' };
+/** The write class each action needs (its `Priv:` in Asterisk 22's ListCommands; Reload takes system or config). */
+const WRITE_CLASS: Record<string, string> = {
+  originate: 'originate',
+  command: 'command',
+  createconfig: 'config',
+  updateconfig: 'config',
+  showdialplan: 'config',
+  reload: 'config',
+  moduleload: 'system',
+  pjsipshowendpoints: 'system',
+};
 const READ_CLASS: Record<string, string> = { newchannel: 'call', hangup: 'call', originateresponse: 'call', cdr: 'cdr' };
 
 export class AmiTestPeer {
@@ -67,6 +77,16 @@ export class AmiTestPeer {
   configBehaviour: ConfigBehaviour = { createConfig: 'success', updateConfigRefuses: null, reloadRefuses: null, silentOn: null };
   /** Modules reloaded, in order. */
   readonly reloads: string[] = [];
+  /**
+   * Modules that declined to load at start (app_queue without queues.conf): Reload answers "Module
+   * not initialized"; ModuleLoad loads them unless listed in `unloadable`.
+   */
+  readonly declined = new Set<string>();
+  readonly unloadable = new Set<string>();
+  /** The host files' include lines (`#tryinclude "pbxapi-<type>-*.conf"`): the types the host reads. */
+  readonly hostIncludes = new Set(['extensions', 'pjsip', 'queues', 'voicemail', 'musiconhold']);
+  /** What each module read at its last reload: the categories of the tenant files the host includes. */
+  readonly running = new Map<string, PeerCategory[]>();
 
   async start(): Promise<number> {
     this.server = createServer((socket) => this.accept(socket));
@@ -165,6 +185,8 @@ export class AmiTestPeer {
         for (const [name, cls] of [
           ['Originate', 'originate'],
           ['Command', 'command'],
+          ['UpdateConfig', 'config'],
+          ['ModuleLoad', 'system'],
         ]) {
           if (writable.includes('all') || writable.includes(cls)) listed.push([name, `Execute. (Priv: ${cls},all)`]);
         }
@@ -244,7 +266,12 @@ export class AmiTestPeer {
       case 'createconfig':
       case 'updateconfig':
       case 'reload':
+      case 'moduleload':
         return this.configAction(action, message, reply);
+      case 'showdialplan':
+      case 'pjsipshowendpoints':
+      case 'queuesummary':
+        return this.listLoaded(socket, action, message, reply);
       default:
         return reply([
           ['Response', 'Error'],
@@ -253,7 +280,77 @@ export class AmiTestPeer {
     }
   }
 
-  /** CreateConfig, UpdateConfig (NewCat, Append, RenameCat, DelCat) and Reload, as main/manager.c answers them. */
+  /** A module (re)loaded reads every tenant file its host file includes, as `#tryinclude "pbxapi-<type>-*.conf"` does. */
+  private readFiles(module: string): void {
+    const type = MODULE_TYPES[module];
+    if (!type) return;
+    const pattern = new RegExp(`^pbxapi-${type}-[^.]+\\.conf$`);
+    const read = this.hostIncludes.has(type) ? [...this.configFiles].filter(([name]) => pattern.test(name)).flatMap(([, categories]) => categories) : [];
+    this.running.set(module, read);
+  }
+
+  /** ShowDialPlan (one context), PJSIPShowEndpoints and QueueSummary over what the modules read. */
+  private listLoaded(socket: PeerSocket, action: string, message: AmiMessage, reply: (fields: AmiFields) => void): void {
+    const actionId = message.get('ActionID') ?? '';
+    const list = (items: AmiFields[], complete: string) => {
+      reply([
+        ['Response', 'Success'],
+        ['EventList', 'start'],
+        ['Message', 'list will follow'],
+      ]);
+      for (const item of items) write(socket, [...item.slice(0, 1), ['ActionID', actionId], ...item.slice(1)]);
+      write(socket, [
+        ['Event', complete],
+        ['ActionID', actionId],
+        ['EventList', 'Complete'],
+        ['ListItems', String(items.length)],
+      ]);
+    };
+    const running = (module: string) => this.running.get(module) ?? [];
+    if (action === 'showdialplan') {
+      const context = message.get('Context') ?? '';
+      const category = running('pbx_config.so').find((c) => c.name === context);
+      if (!category)
+        return reply([
+          ['Response', 'Error'],
+          ['Message', `Did not find context ${context}`],
+        ]);
+      return list(
+        [
+          [
+            ['Event', 'ListDialplan'],
+            ['Context', context],
+          ],
+        ],
+        'ShowDialPlanComplete',
+      );
+    }
+    if (action === 'pjsipshowendpoints') {
+      const endpoints = running('res_pjsip.so').filter((c) => c.lines.some((line) => line.key === 'type' && line.value === 'endpoint'));
+      if (!endpoints.length)
+        return reply([
+          ['Response', 'Error'],
+          ['Message', 'No endpoints found'],
+        ]);
+      return list(
+        endpoints.map((c) => [
+          ['Event', 'EndpointList'],
+          ['ObjectType', 'endpoint'],
+          ['ObjectName', c.name],
+        ]),
+        'EndpointListComplete',
+      );
+    }
+    return list(
+      running('app_queue.so').map((c) => [
+        ['Event', 'QueueSummary'],
+        ['Queue', c.name],
+      ]),
+      'QueueSummaryComplete',
+    );
+  }
+
+  /** CreateConfig, UpdateConfig (NewCat, Append, RenameCat, DelCat), Reload and ModuleLoad, as main/manager.c answers them. */
   private configAction(action: string, message: AmiMessage, reply: (fields: AmiFields) => void): void {
     const error = (text: string) =>
       reply([
@@ -277,11 +374,25 @@ export class AmiTestPeer {
     if (action === 'reload') {
       const module = message.get('Module') ?? '';
       if (!this.modules.has(module)) return error('No such module');
+      if (this.declined.has(module)) return error('Module not initialized');
       if (this.configBehaviour.reloadRefuses === module) return error('Module does not support reload');
       this.reloads.push(module);
+      this.readFiles(module);
       return reply([
         ['Response', 'Success'],
         ['Message', 'Module Reloaded'],
+      ]);
+    }
+    if (action === 'moduleload') {
+      const module = message.get('Module') ?? '';
+      if (message.get('LoadType')?.toLowerCase() !== 'load') return error('Incorrect value for LoadType');
+      if (!this.modules.has(module) || this.unloadable.has(module)) return error('Could not load module.');
+      this.declined.delete(module);
+      this.reloads.push(module);
+      this.readFiles(module);
+      return reply([
+        ['Response', 'Success'],
+        ['Message', 'Module loaded.'],
       ]);
     }
     const source = message.get('SrcFilename') ?? '';
@@ -342,9 +453,10 @@ export class AmiTestPeer {
         socket.destroy();
         return;
       case 'error':
+        // What Asterisk answers for a destination its context does not have (its own full stop included).
         return reply([
           ['Response', 'Error'],
-          ['Message', 'Originate failed'],
+          ['Message', 'Extension does not exist.'],
         ]);
       case 'fail': {
         // What Asterisk 22.10 sent for a channel it could not create (seen against a real PBX).
@@ -435,20 +547,21 @@ export class AmiTestPeer {
         ...(this.behaviour.linkedId ? ([['LinkedID', uniqueid]] as AmiFields) : []),
       ];
       const source = /<([^>]+)>/.exec(callerId)?.[1] ?? '101';
-      // Several endpoints ring through Local/ring@pbxapi-ring: Asterisk writes a Cdr for each
-      // Local half that dialled (`<uniqueid>;2` rings the devices, a pbxapi-ring-external half the
+      // Several endpoints ring through Local/ring@<tenant>-ring: Asterisk writes a Cdr for each
+      // Local half that dialled (`<uniqueid>;2` rings the devices, a <tenant>-ring-external half the
       // twinning), then the call's own (the ;1 half, which dialled the destination).
-      if ((message.get('Channel') ?? '').startsWith('Local/ring@pbxapi-ring')) {
+      const tenant = /^Local\/ring@(t[0-9a-z]+)-ring$/.exec(message.get('Channel') ?? '')?.[1];
+      if (tenant) {
         const ring = (/PBXAPI_RING=(.*)$/.exec(message.all('Variable').find((v) => v.startsWith('PBXAPI_RING=')) ?? '')?.[1] ?? '').split('&');
         const device = ring.find((target) => target.startsWith('PJSIP/'));
         const twinning = ring.find((target) => target.startsWith('Local/'));
         events.push(
           cdr({
             uniqueid: `${uniqueid};2`,
-            channel: `Local/ring@pbxapi-ring-0000${this.sequence};2`,
+            channel: `Local/ring@${tenant}-ring-0000${this.sequence};2`,
             source,
             destination: 'ring',
-            context: 'pbxapi-ring',
+            context: `${tenant}-ring`,
             destinationChannel: device ? `${device}-0000002a` : '',
           }),
         );
@@ -457,10 +570,10 @@ export class AmiTestPeer {
           events.push(
             cdr({
               uniqueid: `1768467600.${this.sequence++}`,
-              channel: `Local/${number}@pbxapi-ring-external-0000${this.sequence};2`,
+              channel: `Local/${number}@${tenant}-ring-external-0000${this.sequence};2`,
               source,
               destination: number,
-              context: 'pbxapi-ring-external',
+              context: `${tenant}-ring-external`,
               destinationChannel: 'PJSIP/trunk-0000002b',
             }),
           );
@@ -481,6 +594,15 @@ export interface PeerCategory {
   inherits: string[];
   lines: Array<{ key: string; value: string; object: boolean }>;
 }
+
+/** The file type each module reads: `pbxapi-<type>-<prefix>.conf` through the host's include. */
+const MODULE_TYPES: Record<string, string> = {
+  'pbx_config.so': 'extensions',
+  'res_pjsip.so': 'pjsip',
+  'app_queue.so': 'queues',
+  'app_voicemail.so': 'voicemail',
+  'res_musiconhold.so': 'musiconhold',
+};
 
 export interface ConfigBehaviour {
   /** CreateConfig creates the file, or answers with the error of a failed open(2). */
