@@ -198,6 +198,21 @@ describe('configuration delivery over AMI', () => {
     expect(peer.configFiles.get(live('pjsip.conf'))).toEqual([]);
   });
 
+  it('tells a check Asterisk refused (an AMI user without the system class) from files it did not load', async () => {
+    peer.permissions.set('admin', { read: ['call', 'cdr'], write: ['config'] });
+    try {
+      const error = (await deliverConfigurationOverAmi(config, target, [extensions, pjsip], ['extensions.conf', 'pjsip.conf']).catch(
+        (e: unknown) => e,
+      )) as AmiError;
+      expect(error.message).toMatch(
+        /^Checking the endpoints Asterisk loaded: the PBX answered Permission denied \(the AMI user needs the config and system write classes/,
+      );
+      expect(error.message).toMatch(/The previous configuration was restored and runs\.$/);
+    } finally {
+      peer.permissions.delete('admin');
+    }
+  });
+
   it('stops before any file goes live once the delivery lost its turn', async () => {
     const turn = new AbortController();
     turn.abort(new Error('turn lost'));

@@ -33,7 +33,7 @@
 import type { Config } from '../../../../config.js';
 import { AmiError, answerText, type AmiClient, type AmiTraceEntry } from './client.js';
 import { connectAmi } from './host-guard.js';
-import type { AmiFields } from './protocol.js';
+import type { AmiFields, AmiMessage } from './protocol.js';
 import { hostFileName } from '../../../../platform/pbx-names.js';
 
 /** A line of a section: `key = value`, or `key => value` when `object` (exten, same, include). */
@@ -87,8 +87,9 @@ export const RELOAD_MODULES: Record<string, string> = {
 
 export const EMPTY_SOURCE = 'pbxapi-empty.conf';
 /** The staged and the kept-back copies of a host file: `pbxapi-staging-pjsip-t….conf`, never matched by the host's include pattern. */
-export const stagingName = (hostFile: string) => hostFile.replace(/^pbxapi-/, 'pbxapi-staging-');
-export const previousName = (hostFile: string) => hostFile.replace(/^pbxapi-/, 'pbxapi-previous-');
+export const stagingName = (hostFile: string) => copyName('staging', hostFile);
+export const previousName = (hostFile: string) => copyName('previous', hostFile);
+const copyName = (kind: string, hostFile: string) => `pbxapi-${kind}-${hostFile.replace(/^pbxapi-/, '')}`;
 
 /** Headers of a manager message Asterisk reads (AST_MAX_MANHEADERS); the rest are dropped silently. */
 export const MAX_HEADERS = 128;
@@ -258,6 +259,16 @@ async function reloadModule(client: AmiClient, module: string): Promise<void> {
   );
 }
 
+/** A check Asterisk refused for another reason than the answer `absent` (a missing class: "Permission denied"). */
+function refusedCheck(response: AmiMessage, what: string, absent: string): void {
+  const message = response.get('Message') ?? '';
+  if (message.startsWith(absent)) return;
+  throw new AmiError(
+    'rejected',
+    `Checking ${what} Asterisk loaded: the PBX answered ${answerText(message || 'nothing')} (the AMI user needs the config and system write classes, README "The operator's Asterisk").`,
+  );
+}
+
 /**
  * Checks that Asterisk really read the tenant's files: a file the host does not include is
  * written and reloaded without a complaint, and runs nothing.
@@ -271,6 +282,7 @@ async function verifyLoaded(client: AmiClient, expected: ExpectedObjects, module
         ['Context', context],
       ]);
       if (response.get('Response')?.toLowerCase() !== 'success') {
+        refusedCheck(response, 'the dialplan', 'Did not find context');
         throw new AmiError(
           'rejected',
           `Asterisk did not load the dialplan context ${context} from ${hostFileName('extensions.conf', prefix)}: ${include('extensions')}.`,
@@ -279,7 +291,8 @@ async function verifyLoaded(client: AmiClient, expected: ExpectedObjects, module
     }
   }
   if (modules.includes('res_pjsip.so') && expected.endpoints.length) {
-    const { events } = await client.action([['Action', 'PJSIPShowEndpoints']]);
+    const { response, events } = await client.action([['Action', 'PJSIPShowEndpoints']]);
+    if (response.get('Response')?.toLowerCase() !== 'success') refusedCheck(response, 'the endpoints', 'No endpoints found');
     const loaded = new Set(events.map((event) => event.get('ObjectName')));
     const missing = expected.endpoints.filter((name) => !loaded.has(name));
     if (missing.length === expected.endpoints.length) {
