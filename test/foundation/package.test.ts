@@ -15,9 +15,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the package', () => {
     const files = (JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>)[0].files.map((file) => file.path);
     expect(files).toEqual(expect.arrayContaining(['package.json', 'README.md', 'bin/pbx-api.js']));
     // The start scripts' build check travels too (`npm start` in an unpacked package): without src/ it does nothing.
-    const outside = files.filter(
-      (path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'bin/pbx-api.js', 'scripts/build-if-stale.mjs'].includes(path),
-    );
+    // So does the sound-file sync the Asterisk host runs (README, "The operator's Asterisk").
+    const shipped = ['package.json', 'README.md', 'bin/pbx-api.js', 'scripts/build-if-stale.mjs', 'scripts/pbx-sounds-sync.mjs'];
+    expect(files).toContain('scripts/pbx-sounds-sync.mjs');
+    const outside = files.filter((path) => !path.startsWith('dist/') && !shipped.includes(path));
     expect(outside).toEqual([]);
     expect(files.filter((path) => path.endsWith('.map') || path.startsWith('dist/bench/') || /\.test\.js$/.test(path))).toEqual([]);
     // The bundle (`npm test` and `npm start` build it when stale) is what the command imports, and

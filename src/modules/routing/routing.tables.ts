@@ -23,6 +23,8 @@ export interface SoundFileTable {
   sample_rate: number | null;
   channels: number | null;
   checksum_sha256: string;
+  /** Hex SHA-256 of the playable version (8 kHz mono 16-bit PCM WAV); null until converted (files uploaded before 0021). */
+  playable_checksum_sha256: string | null;
   original_filename: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -33,6 +35,8 @@ export interface SoundFileTable {
 export interface SoundFileContentTable {
   sound_file_id: string;
   content: Buffer;
+  /** The audio as the PBX plays it: 8 kHz mono 16-bit PCM WAV; null until converted. */
+  playable: Buffer | null;
 }
 
 export type IvrDefaultAction = 'hangup' | 'repeat' | 'default_step';

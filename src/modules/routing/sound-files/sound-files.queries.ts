@@ -65,18 +65,53 @@ export function findSoundFileContent(db: Executor, tenant: Tenant, id: string) {
     .executeTakeFirst();
 }
 
-/** The metadata row and its audio; pass one transaction so neither exists without the other. */
-export async function insertSoundFileRows(db: Executor, row: Insertable<SoundFileTable>, content: Buffer): Promise<void> {
+/** The playable audio of a live sound file of the tenant (null: not converted yet), with its checksum and name. */
+export function findSoundFilePlayable(db: Executor, tenant: Tenant, id: string) {
+  return db
+    .selectFrom('sound_files')
+    .innerJoin('sound_file_contents', 'sound_file_contents.sound_file_id', 'sound_files.id')
+    .select(['sound_files.id', 'sound_files.playable_checksum_sha256', 'sound_file_contents.playable'])
+    .where('sound_files.pbx_id', '=', tenant.pbxId)
+    .where('sound_files.id', '=', id)
+    .where('sound_files.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The metadata row and its audio, the original and the playable; pass one transaction so neither exists without the other. */
+export async function insertSoundFileRows(db: Executor, row: Insertable<SoundFileTable>, content: Buffer, playable: Buffer): Promise<void> {
   await db.insertInto('sound_files').values(row).execute();
-  await db.insertInto('sound_file_contents').values({ sound_file_id: row.id, content }).execute();
+  await db.insertInto('sound_file_contents').values({ sound_file_id: row.id, content, playable }).execute();
 }
 
 export async function updateSoundFile(db: Executor, tenant: Tenant, id: string, changes: Updateable<SoundFileTable>): Promise<void> {
   await db.updateTable('sound_files').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
 }
 
-export async function replaceSoundFileContent(db: Executor, id: string, content: Buffer): Promise<void> {
-  await db.updateTable('sound_file_contents').set({ content }).where('sound_file_id', '=', id).execute();
+export async function replaceSoundFileContent(db: Executor, id: string, content: Buffer, playable: Buffer): Promise<void> {
+  await db.updateTable('sound_file_contents').set({ content, playable }).where('sound_file_id', '=', id).execute();
+}
+
+/**
+ * Stores the playable version converted from the original whose checksum was `fromChecksum`; false
+ * (nothing written) when the audio was replaced meanwhile. Pass a transaction.
+ */
+export async function savePlayable(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  fromChecksum: string,
+  playable: { content: Buffer; checksum_sha256: string },
+): Promise<boolean> {
+  const updated = await db
+    .updateTable('sound_files')
+    .set({ playable_checksum_sha256: playable.checksum_sha256 })
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', '=', id)
+    .where('checksum_sha256', '=', fromChecksum)
+    .executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await db.updateTable('sound_file_contents').set({ playable: playable.content }).where('sound_file_id', '=', id).execute();
+  return true;
 }
 
 /** Deletes the file for good: its audio, then its row. */

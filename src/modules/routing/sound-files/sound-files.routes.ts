@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
@@ -12,10 +12,40 @@ import { tenantOf } from '../../../platform/tenancy.js';
 import { ANNOUNCEMENT_LANGUAGES } from '../shared/languages.js';
 import { ROUTING_MANAGE, ROUTING_READ } from '../shared/access.js';
 import { DeleteSoundFileQuery, SoundFile, SoundFileListQuery, SoundFileParams, UpdateSoundFileBody } from './sound-files.schemas.js';
-import { attachmentDisposition, presentSoundFile, SoundFilesService, type SoundFileRow, type UploadPart } from './sound-files.service.js';
+import {
+  attachmentDisposition,
+  presentSoundFile,
+  SoundFilesService,
+  type RangeHeaders,
+  type SoundFileDownload,
+  type SoundFileRow,
+  type UploadPart,
+} from './sound-files.service.js';
 
 const tags = ['Sound files'];
 const audio = { 'audio/*': { schema: { type: 'string', format: 'binary' } } };
+const wav = { 'audio/wav': { schema: { type: 'string', format: 'binary' } } };
+
+function rangeHeaders(request: FastifyRequest): RangeHeaders {
+  const ifRange = request.headers['if-range'];
+  return { range: request.headers.range, ifRange: typeof ifRange === 'string' ? ifRange : undefined };
+}
+
+/** The audio, whole (200) or the range asked (206), with its type, ETag and file name. */
+function sendAudio(reply: FastifyReply, file: SoundFileDownload) {
+  reply
+    .header('content-type', file.mimeType)
+    .header('accept-ranges', 'bytes')
+    .header('etag', file.etag)
+    .header('content-disposition', attachmentDisposition(file.filename));
+  if (!file.range) return reply.header('content-length', String(file.size)).send(file.body);
+  const { start, end } = file.range;
+  return reply
+    .code(206)
+    .header('content-range', `bytes ${start}-${end}/${file.size}`)
+    .header('content-length', String(end - start + 1))
+    .send(file.body.subarray(start, end + 1));
+}
 
 async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
   if (!request.isMultipart()) throw new ClientError(415, 'Send the sound file as multipart/form-data.');
@@ -45,7 +75,9 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
   const SoundFileRef = Type.Ref(SoundFile);
   const checks =
     `The content decides, not the name or declared type: WAV (RIFF/WAVE, PCM samples) or MP3; anything else is 415. At most ${maxBytes} bytes (SOUND_FILE_MAX_BYTES; 413 beyond). ` +
-    'A WAV or MP3 that cannot be read or has no duration is 422 on `file`, and so is one longer than 10 minutes (announcement) or 60 minutes (music).';
+    'A WAV or MP3 that cannot be read or has no duration is 422 on `file`, and so is one longer than 10 minutes (announcement) or 60 minutes (music). ' +
+    'The audio is kept as uploaded (GET …/content) and converted to what the PBX plays, an 8 kHz mono 16-bit PCM WAV (GET …/playable): ' +
+    'channels averaged, resampled; a file that cannot be converted (a sample rate outside 32-192000 Hz, an MP3 whose frames do not decode) is 422 on `file`.';
 
   r.post('/sound-files', {
     config: { auth: ROUTING_MANAGE },
@@ -54,7 +86,7 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       operationId: 'createSoundFile',
       summary: 'Upload an announcement or music on hold (administrators)',
       description:
-        'multipart/form-data with one `file` part and the fields `name` (1-128, required), `type` (announcement | music, required) and `language` ' +
+        'multipart/form-data with one `file` part and the fields `name` (1-128 characters, no line breaks or other control characters, required), `type` (announcement | music, required) and `language` ' +
         `(optional: ${ANNOUNCEMENT_LANGUAGES.join(' ')}; empty = null). ${checks}`,
       consumes: ['multipart/form-data'],
       response: { 201: DataEnvelope(SoundFileRef), 413: { $ref: 'MessageError#' }, 415: { $ref: 'MessageError#' }, 422: { $ref: 'ValidationError#' } },
@@ -99,25 +131,31 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
         416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`.', $ref: 'MessageError#' },
       },
     },
-    handler: async (request, reply) => {
-      const ifRange = request.headers['if-range'];
-      const file = await service.download(tenantOf(principalOf(request)), request.params.soundFile, {
-        range: request.headers.range,
-        ifRange: typeof ifRange === 'string' ? ifRange : undefined,
-      });
-      reply
-        .header('content-type', file.mimeType)
-        .header('accept-ranges', 'bytes')
-        .header('etag', file.etag)
-        .header('content-disposition', attachmentDisposition(file.filename));
-      if (!file.range) return reply.header('content-length', String(file.size)).send(file.body);
-      const { start, end } = file.range;
-      return reply
-        .code(206)
-        .header('content-range', `bytes ${start}-${end}/${file.size}`)
-        .header('content-length', String(end - start + 1))
-        .send(file.body.subarray(start, end + 1));
+    handler: async (request, reply) =>
+      sendAudio(reply, await service.download(tenantOf(principalOf(request)), request.params.soundFile, rangeHeaders(request))),
+  });
+
+  r.get('/sound-files/:soundFile/playable', {
+    config: { auth: ROUTING_READ },
+    schema: {
+      tags,
+      operationId: 'downloadPlayableSoundFile',
+      summary: 'Download the audio of a sound file as the PBX plays it',
+      description:
+        'For the PBX host (its PBX server key; `scripts/pbx-sounds-sync.mjs` fetches every file this way), and, like the download, any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
+        'The audio converted on upload to what Asterisk plays as `.wav`: 8 kHz, mono, 16-bit PCM, about as long as the original. ' +
+        'Content-Type audio/wav, Content-Length, ETag (its SHA-256, the `playable_checksum_sha256` of the sound file) and Content-Disposition: attachment; filename="<id without dashes>.wav", the name it has on the PBX. ' +
+        'A single `Range: bytes=` range answers 206, one outside the file 416, as the download. A file uploaded before the conversion existed is converted on this first fetch; ' +
+        'one whose audio cannot be converted is 422 on `file`. A deleted sound file, or another PBX’s, is 404.',
+      params: SoundFileParams,
+      response: {
+        200: { description: 'The whole WAV.', content: wav },
+        206: { description: 'The requested byte range (`Content-Range` header).', content: wav },
+        416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`.', $ref: 'MessageError#' },
+      },
     },
+    handler: async (request, reply) =>
+      sendAudio(reply, await service.playable(tenantOf(principalOf(request)), request.params.soundFile, rangeHeaders(request))),
   });
 
   r.delete('/sound-files/:soundFile', {
@@ -161,7 +199,7 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     summary: 'One sound file',
     description:
       'Any user of the PBX, its PBX key, or an integration key with the call-routing scope. ' +
-      'The metadata of the file (the audio is at GET /sound-files/{soundFile}/download); a deleted file, or another PBX’s, is 404.',
+      'The metadata of the file (the audio is at GET /sound-files/{soundFile}/content as uploaded, and at GET /sound-files/{soundFile}/playable as the PBX plays it); a deleted file, or another PBX’s, is 404.',
     params: SoundFileParams,
     load: ({ tenant, params }) => service.get(tenant, params.soundFile),
   });

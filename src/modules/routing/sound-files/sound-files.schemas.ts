@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
 import { ANNOUNCEMENT_LANGUAGES, LanguageOrAuto } from '../shared/languages.js';
 import { SOUND_FILE_TYPES } from '../shared/sound-refs.js';
@@ -8,7 +8,7 @@ import { SOUND_FORMATS } from './audio.js';
 
 export const SOUND_FILE_SORTS = ['name', 'created_at', 'duration_ms'] as const;
 
-/** An announcement or music on hold: its metadata, read from the audio itself, and where to download it. */
+/** An announcement or music on hold: its metadata, read from the audio itself, and where to download it as uploaded and as the PBX plays it. */
 export const SoundFile = Type.Object(
   {
     id: Uuid(),
@@ -23,7 +23,16 @@ export const SoundFile = Type.Object(
     sample_rate: Nullable(Type.Integer({ description: 'Hz' })),
     channels: Nullable(Type.Integer()),
     checksum_sha256: Type.String({ description: 'Hex SHA-256 of the content; also its ETag.' }),
-    download_url: Type.String({ description: 'Absolute URL of the audio (GET, supports Range).' }),
+    download_url: Type.String({ description: 'Absolute URL of the audio as uploaded (GET, supports Range).' }),
+    playable_url: Type.String({
+      description: 'Absolute URL of the audio as the PBX plays it: converted on upload to an 8 kHz, mono, 16-bit PCM WAV (GET, supports Range).',
+    }),
+    playable_checksum_sha256: Nullable(
+      Type.String({
+        description:
+          'Hex SHA-256 of that WAV; also its ETag. null for a file uploaded before the conversion existed: it is converted when first fetched from playable_url.',
+      }),
+    ),
     created_at: DateTime(),
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
@@ -36,7 +45,7 @@ export const SoundFileParams = Type.Object({ soundFile: Uuid() });
 
 export const UpdateSoundFileBody = Type.Object(
   {
-    name: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    name: Type.Optional(PbxText({ minLength: 1, maxLength: 128 })),
     type: Type.Optional(StringEnum(SOUND_FILE_TYPES, { description: 'Cannot change while an IVR, queue or call flow uses the file (422).' })),
     language: Type.Optional(LanguageOrAuto('One of the announcement languages, or null.')),
   },

@@ -8,23 +8,27 @@ import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
-import { saveUpload } from '../../../http/uploads.js';
+import { pbxTextProblem, saveUpload } from '../../../http/uploads.js';
 import type { AppContext } from '../../../platform/context.js';
 import { ClientError, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { refuseWhileUsed } from '../../../platform/references.js';
+import { compactId } from '../../../platform/pbx-names.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SoundFileTable, SoundFileType } from '../routing.tables.js';
 import { ANNOUNCEMENT_LANGUAGES } from '../shared/languages.js';
 import { SOUND_FILE_TYPES } from '../shared/sound-refs.js';
 import { routingUsages } from '../usages.js';
 import { assertDurationFits, inspectAudio, type AudioFacts } from './audio.js';
+import { PLAYABLE_MIME_TYPE, toPlayableWav, type PlayableAudio } from './playable.js';
 import {
   findSoundFile,
   findSoundFileContent,
+  findSoundFilePlayable,
   insertSoundFileRows,
   listSoundFiles,
   purgeSoundFile,
   replaceSoundFileContent,
+  savePlayable,
   updateSoundFile,
   type SoundFileFilters,
   type SoundFileRow,
@@ -52,6 +56,8 @@ export function presentSoundFile(row: SoundFileRow, baseUrl: string): SoundFileV
     channels: row.channels,
     checksum_sha256: row.checksum_sha256,
     download_url: `${baseUrl}/sound-files/${row.id}/content`,
+    playable_url: `${baseUrl}/sound-files/${row.id}/playable`,
+    playable_checksum_sha256: row.playable_checksum_sha256,
     created_at: row.created_at,
     updated_at: row.updated_at,
     deleted_at: row.deleted_at,
@@ -67,13 +73,22 @@ export interface NewSoundFile {
 }
 
 /**
- * Reads the audio (as an upload is read: 415/422 for what is not a playable WAV or MP3, 422 when
- * too long for the type) and stores its metadata and bytes together. Used by the upload and by
- * the demo seed; inside a transaction when given one.
+ * What an upload's audio is, read and checked (415/422 for what is not a WAV (PCM) or MP3, 422 when
+ * too long for the type or when it cannot be converted), and its version the PBX plays.
+ */
+async function readUpload(content: Buffer, type: SoundFileType): Promise<{ facts: AudioFacts; playable: PlayableAudio }> {
+  const facts = await inspectAudio(content, 'file');
+  assertDurationFits(facts.duration_ms, type, 'file');
+  return { facts, playable: await toPlayableWav(content, facts.format, 'file') };
+}
+
+/**
+ * Reads the audio as an upload is read, converts it to what the PBX plays, and stores the metadata,
+ * the original and the playable version together. Used by the upload and by the demo seed; inside
+ * a transaction when given one.
  */
 export async function insertSoundFile(db: Kysely<DB> | Transaction<DB>, tenant: Tenant, file: NewSoundFile, now: Date | string): Promise<SoundFileRow> {
-  const facts = await inspectAudio(file.content, 'file');
-  assertDurationFits(facts.duration_ms, file.type, 'file');
+  const { facts, playable } = await readUpload(file.content, file.type);
   const at = typeof now === 'string' ? now : now.toISOString();
   const row = {
     id: randomUUID(),
@@ -82,12 +97,13 @@ export async function insertSoundFile(db: Kysely<DB> | Transaction<DB>, tenant: 
     type: file.type,
     language: file.language,
     ...facts,
+    playable_checksum_sha256: playable.checksum_sha256,
     original_filename: file.originalFilename ?? null,
     created_at: at,
     updated_at: at,
   };
-  if (db.isTransaction) await insertSoundFileRows(db, row, file.content);
-  else await db.transaction().execute((trx) => insertSoundFileRows(trx, row, file.content));
+  if (db.isTransaction) await insertSoundFileRows(db, row, file.content, playable.content);
+  else await db.transaction().execute((trx) => insertSoundFileRows(trx, row, file.content, playable.content));
   return { ...row, deleted_at: null };
 }
 
@@ -101,6 +117,24 @@ function baseName(filename: string): string | null {
 export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+export interface RangeHeaders {
+  range?: string;
+  ifRange?: string;
+}
+
+/** Audio to send: whole, or the one byte range asked (416 outside it); an `If-Range` that does not name `checksum` gets it whole. */
+function answer(body: Buffer, checksum: string, mimeType: string, filename: string, headers: RangeHeaders): SoundFileDownload {
+  const etag = `"${checksum}"`;
+  const rangeHeader = headers.ifRange === undefined || headers.ifRange.trim() === etag ? headers.range : undefined;
+  const range = parseByteRange(rangeHeader, body.length);
+  if (range === 'unsatisfiable') {
+    const error = new ClientError(416, 'The requested range is not satisfiable.');
+    error.headers['content-range'] = `bytes */${body.length}`;
+    throw error;
+  }
+  return { body, mimeType, size: body.length, etag, filename, range };
 }
 
 export interface SoundFileDownload {
@@ -132,7 +166,9 @@ export class SoundFilesService {
     const errors: FieldErrors = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
     const name = fields.name?.trim() ?? '';
+    const nameProblem = pbxTextProblem(fields.name, 'name');
     if (name === '') fail('name', 'The name field is required.');
+    else if (nameProblem) fail('name', nameProblem);
     else if (name.length > 128) fail('name', 'The name field must not be greater than 128 characters.');
     const type = fields.type?.trim() ?? '';
     if (type === '') fail('type', 'The type field is required.');
@@ -143,16 +179,20 @@ export class SoundFilesService {
     return insertSoundFile(this.ctx.db, tenant, { name, type, language, content: file.content, originalFilename: file.filename }, this.ctx.clock.now());
   }
 
-  /** `PUT /sound-files/{id}/content`: new audio for the same sound file, checked as an upload is. */
+  /** `PUT /sound-files/{id}/content`: new audio for the same sound file, checked and converted as an upload is. */
   async replaceContent(tenant: Tenant, id: string, parts: AsyncIterable<UploadPart>): Promise<SoundFileRow> {
     const { file } = await this.readParts(parts, []);
     const row = await this.get(tenant, id);
     if (!file) throw ValidationFailed.field('file', 'The file field is required.');
-    const facts: AudioFacts = await inspectAudio(file.content, 'file');
-    assertDurationFits(facts.duration_ms, row.type, 'file');
+    const { facts, playable } = await readUpload(file.content, row.type);
     await this.ctx.db.transaction().execute(async (trx) => {
-      await updateSoundFile(trx, tenant, id, { ...facts, original_filename: file.filename, updated_at: this.ctx.clock.now().toISOString() });
-      await replaceSoundFileContent(trx, id, file.content);
+      await updateSoundFile(trx, tenant, id, {
+        ...facts,
+        playable_checksum_sha256: playable.checksum_sha256,
+        original_filename: file.filename,
+        updated_at: this.ctx.clock.now().toISOString(),
+      });
+      await replaceSoundFileContent(trx, id, file.content, playable.content);
     });
     return this.get(tenant, id);
   }
@@ -192,30 +232,38 @@ export class SoundFilesService {
   }
 
   /**
-   * The audio of a live sound file, whole or the one byte range asked (416 with `Content-Range:
-   * bytes * /size` when it lies outside). An `If-Range` that does not name the current content
-   * gets the whole file.
+   * The audio of a live sound file as it was uploaded, whole or the one byte range asked (416 with
+   * `Content-Range: bytes * /size` when it lies outside). An `If-Range` that does not name the
+   * current content gets the whole file.
    */
-  async download(tenant: Tenant, id: string, headers: { range?: string; ifRange?: string }): Promise<SoundFileDownload> {
+  async download(tenant: Tenant, id: string, headers: RangeHeaders): Promise<SoundFileDownload> {
     const stored = await findSoundFileContent(this.ctx.db, tenant, id);
     if (!stored) throw new NotFound(NOT_FOUND);
-    const body = Buffer.from(stored.content);
-    const etag = `"${stored.checksum_sha256}"`;
-    const rangeHeader = headers.ifRange === undefined || headers.ifRange.trim() === etag ? headers.range : undefined;
-    const range = parseByteRange(rangeHeader, body.length);
-    if (range === 'unsatisfiable') {
-      const error = new ClientError(416, 'The requested range is not satisfiable.');
-      error.headers['content-range'] = `bytes */${body.length}`;
-      throw error;
-    }
-    return {
-      body,
-      mimeType: stored.mime_type,
-      size: body.length,
-      etag,
-      filename: stored.original_filename ?? `${stored.name}.${stored.format}`,
-      range,
-    };
+    return answer(
+      Buffer.from(stored.content),
+      stored.checksum_sha256,
+      stored.mime_type,
+      stored.original_filename ?? `${stored.name}.${stored.format}`,
+      headers,
+    );
+  }
+
+  /**
+   * The audio of a live sound file as the PBX plays it (8 kHz mono 16-bit PCM WAV), named as the
+   * PBX stores it, with byte ranges as the download. A file uploaded before the conversion existed
+   * is converted now, once.
+   */
+  async playable(tenant: Tenant, id: string, headers: RangeHeaders): Promise<SoundFileDownload> {
+    const stored = await findSoundFilePlayable(this.ctx.db, tenant, id);
+    if (!stored) throw new NotFound(NOT_FOUND);
+    const filename = `${compactId(stored.id) ?? stored.id}.wav`;
+    if (stored.playable && stored.playable_checksum_sha256)
+      return answer(Buffer.from(stored.playable), stored.playable_checksum_sha256, PLAYABLE_MIME_TYPE, filename, headers);
+    const original = await findSoundFileContent(this.ctx.db, tenant, id);
+    if (!original) throw new NotFound(NOT_FOUND);
+    const playable = await toPlayableWav(Buffer.from(original.content), original.format === 'mp3' ? 'mp3' : 'wav', 'file');
+    await this.ctx.db.transaction().execute((trx) => savePlayable(trx, tenant, id, original.checksum_sha256, playable));
+    return answer(playable.content, playable.checksum_sha256, PLAYABLE_MIME_TYPE, filename, headers);
   }
 
   private languageOf(raw: string | undefined, fail: (field: string, message: string) => void): string | null {

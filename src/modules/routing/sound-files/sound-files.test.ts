@@ -68,6 +68,9 @@ describe('sound files', () => {
       channels: 1,
       checksum_sha256: createHash('sha256').update(welcome).digest('hex'),
       download_url: `http://pbx.test/api/v1/sound-files/${data.id}/content`,
+      playable_url: `http://pbx.test/api/v1/sound-files/${data.id}/playable`,
+      // Already what the PBX plays (8 kHz mono 16-bit PCM, a plain header): converted to the same bytes.
+      playable_checksum_sha256: createHash('sha256').update(welcome).digest('hex'),
       created_at: expect.any(String),
       updated_at: expect.any(String),
       deleted_at: null,
