@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { seedDemo, type DemoTenant } from '../../src/demo-seed.js';
 import { compactId, tenantPrefix } from '../../src/platform/pbx-names.js';
+import { toneWav } from '../../src/modules/routing/sound-files/wav.js';
 import { createAdmin, createExtension, createSipDevice, createTenant, createUser } from '../factories.js';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { asteriskSuite, startAsterisk, type AsteriskInstance } from './harness.js';
@@ -23,27 +24,6 @@ same => n,Hangup()
 exten => listen,1,Wait(4)
 same => n,Hangup()
 `;
-
-/** One second of a 440 Hz tone as Asterisk plays WAV: 8 kHz, mono, 16-bit PCM. */
-function toneWav(): Buffer {
-  const samples = 8000;
-  const data = Buffer.alloc(samples * 2);
-  for (let i = 0; i < samples; i++) data.writeInt16LE(Math.round(8000 * Math.sin((2 * Math.PI * 440 * i) / 8000)), i * 2);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(8000, 24);
-  header.writeUInt32LE(16000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
-}
 
 asteriskSuite('the configuration push on a real Asterisk', () => {
   let asterisk: AsteriskInstance;
@@ -86,7 +66,7 @@ asteriskSuite('the configuration push on a real Asterisk', () => {
     const music = compactId(String(demo.samples.sound_file_music))!;
     const folder = join(asterisk.dataDir, 'moh', 'pbxapi', prefix, music);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, 'hold.wav'), toneWav());
+    writeFileSync(join(folder, 'hold.wav'), toneWav({ seconds: 1, frequencyHz: 440 }));
   }, 90_000);
   afterAll(async () => {
     await t?.close();
