@@ -11,9 +11,10 @@ import { seedDemo, type DemoTenant } from '../../src/demo-seed.js';
 import { compactId, tenantPrefix } from '../../src/platform/pbx-names.js';
 import { toneWav } from '../../src/modules/routing/sound-files/wav.js';
 import { createAdmin, createExtension, createSipDevice, createTenant, createUser } from '../factories.js';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { buildTestApp, type TestApp } from '../helpers.js';
 import { asteriskSuite, startAsterisk, type AsteriskInstance } from './harness.js';
 import { answeringPhone, registerPhone } from './sipp.js';
+import { asteriskApi, pushTo as pushToAsterisk } from './tenant.js';
 
 /** Test-only callers: a channel that presses 2 once the IVR answered, and one that only listens. */
 const CALLERS = `[pbxapi-test-caller]
@@ -31,8 +32,7 @@ asteriskSuite('the configuration push on a real Asterisk', () => {
   let demo: DemoTenant;
   let admin: string;
   let prefix: string;
-  const api = (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const api = asteriskApi(() => t);
 
   /** The SIP user names of the demo tenant's devices (its endpoints on the PBX). */
   const demoEndpoints = async () =>
@@ -40,21 +40,7 @@ asteriskSuite('the configuration push on a real Asterisk', () => {
       .map((row) => row.username)
       .slice(0, 2);
 
-  /** Points the tenant's engine at `target` (the README's AMI user), pushes, runs the job, answers the push. */
-  async function pushTo(token: string, target: AsteriskInstance) {
-    const saved = await api('PUT', '/pbx-engine/settings', token, {
-      host: '127.0.0.1',
-      port: target.amiPort,
-      username: target.amiUser,
-      secret: target.amiSecret,
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-    t.clock.advance(61);
-    const queued = await api('POST', '/pbx/configuration/push', token);
-    expect(queued.statusCode, queued.body).toBe(202);
-    await t.app.jobs.drain();
-    return (await api('GET', `/pbx/configuration/pushes/${queued.json().data.id}`, token)).json().data;
-  }
+  const pushTo = (token: string, target: AsteriskInstance) => pushToAsterisk(t, token, target);
 
   beforeAll(async () => {
     asterisk = await startAsterisk({ extraDialplan: CALLERS });

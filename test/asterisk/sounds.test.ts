@@ -17,6 +17,7 @@ import { createAdmin, createKey } from '../factories.js';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { multipart } from '../imports.js';
 import { asteriskSuite, startAsterisk, type AsteriskInstance } from './harness.js';
+import { pushTo } from './tenant.js';
 
 const SYNC_SCRIPT = fileURLToPath(new URL('../../scripts/pbx-sounds-sync.mjs', import.meta.url));
 const MP3 = readFileSync(new URL('../../src/modules/routing/sound-files/fixtures/tone-440hz-44k1-stereo.mp3', import.meta.url));
@@ -107,15 +108,7 @@ asteriskSuite('sound files on a real Asterisk, delivered by pbx-sounds-sync', ()
     expect(second.statusCode, second.body).toBe(201);
     const mp3Ivr = second.json().data.id as string;
 
-    expect(
-      (await api('PUT', '/pbx-engine/settings', { host: '127.0.0.1', port: asterisk.amiPort, username: asterisk.amiUser, secret: asterisk.amiSecret }))
-        .statusCode,
-    ).toBe(200);
-    t.clock.advance(61);
-    const queued = await api('POST', '/pbx/configuration/push');
-    expect(queued.statusCode, queued.body).toBe(202);
-    await t.app.jobs.drain();
-    expect((await api('GET', `/pbx/configuration/pushes/${queued.json().data.id}`)).json().data.status).toBe('done');
+    expect((await pushTo(t, admin, asterisk)).status).toBe('done');
     expect(await asterisk.cli(`dialplan show ${ivrContext(mp3Ivr)}`)).toContain(`Background(${soundPath(ids.mp3)})`);
 
     const written = await sync();

@@ -16,7 +16,7 @@ import {
   createUser,
 } from '../../../../test/factories.js';
 import { AmiTestPeer } from './ami/test-peer.js';
-import { AmiEventListener, cdrIdOf, handleAmiEvent, pbxLocalToUtc } from './ami/events.js';
+import { AmiEventListener, cdrIdOf, handleAmiEvent, hostOffsetMinutes, pbxLocalToUtc, zoneMismatch } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
 
 const SECRET = 's3cr3t-ami';
@@ -181,6 +181,106 @@ describe('the AMI engine against Asterisk exchanges', () => {
         }
       });
     }
+    for (const linkedId of [false, true]) {
+      it(`records a call through the twinning alone, whose own leg is the Local/…;1 half (${linkedId ? 'with' : 'without'} LinkedID)`, async () => {
+        const { call, tenant, user } = await pbx({ enabled: true });
+        await vi.waitFor(() => expect(peer.sockets.size).toBeGreaterThan(0), { timeout: 3000 });
+        await createMobileTwinning(t.ctx, user.id);
+        peer.behaviour = { ...peer.behaviour, linkedId };
+        try {
+          const response = await call({ destination: '+352621000998', targets: { sip_devices: [], twinning: true } });
+          expect(response.statusCode, response.body).toBe(200);
+          const callId = response.json().data.call_id as string;
+          const originate = peer.actions('Originate').find((action) => action.get('ActionID') === `pbxapi-${callId}`);
+          expect(originate?.get('Channel')).toMatch(/^Local\/\+352691222333@t[0-9a-f]{32}-ring-external$/);
+          await vi.waitFor(
+            async () => {
+              const placed = await t.ctx.db.selectFrom('placed_calls').select('cdr_id').where('id', '=', callId).executeTakeFirstOrThrow();
+              expect(placed.cdr_id).not.toBeNull();
+            },
+            { timeout: 3000 },
+          );
+          const rows = await t.ctx.db.selectFrom('cdrs').selectAll().where('pbx_id', '=', tenant.pbxId).execute();
+          expect(rows).toHaveLength(1);
+          expect(rows[0]).toMatchObject({ type: 'OUTGOING', caller_user_id: user.id });
+          expect(JSON.parse(rows[0].receivers)).toMatchObject([{ number: '+352621000998', status: 'ANSWERED' }]);
+        } finally {
+          peer.behaviour = { ...peer.behaviour, linkedId: false };
+        }
+      });
+    }
+
+    it('merges the forks of one Dial (one Cdr each, the same uniqueid) and leaves a helper leg cut at 80 characters out', async () => {
+      const { tenant } = await pbx({ enabled: false });
+      const prefix = `t${tenant.pbxId.replace(/-/g, '')}`;
+      const queue = `${prefix}-queue-${'ab'.repeat(16)}`;
+      const leg = (fields: Record<string, string>) =>
+        new AmiMessage(
+          Object.entries({
+            Event: 'Cdr',
+            Source: '+352691777888',
+            Destination: 's',
+            CallerID: '"Client" <+352691777888>',
+            StartTime: '2026-07-01 14:29:19',
+            AnswerTime: '2026-07-01 14:29:20',
+            EndTime: '2026-07-01 14:30:19',
+            Duration: '60',
+            BillableSeconds: '59',
+            Disposition: 'ANSWERED',
+            LinkedID: '1782908959.7',
+            ...fields,
+          }),
+        );
+      // As Asterisk 22 sent them: the call's channel, then the queue's Local member (its name cut, the ;N gone), then the phones.
+      await handleAmiEvent(
+        t.ctx,
+        tenant,
+        leg({
+          Channel: `Local/s@${queue}-00000001;2`.slice(0, 80),
+          DestinationChannel: `Local/e1@${prefix}-agents-00000002;1`,
+          LastApplication: 'Queue',
+          LastData: `${queue},,,,60`,
+          UniqueID: '1782908959.8',
+        }),
+      );
+      await handleAmiEvent(
+        t.ctx,
+        tenant,
+        leg({ Channel: `Local/e1@${prefix}-agents-00000002;2`, DestinationChannel: 'PJSIP/sipaaa-00000003', UniqueID: '1782908960.10' }),
+      );
+      await handleAmiEvent(
+        t.ctx,
+        tenant,
+        leg({
+          Channel: `Local/e1@${prefix}-agents-00000002;2`,
+          DestinationChannel: 'PJSIP/sipbbb-00000004',
+          UniqueID: '1782908960.10',
+          Disposition: 'NO ANSWER',
+          AnswerTime: '',
+          BillableSeconds: '0',
+        }),
+      );
+      expect(await t.ctx.db.selectFrom('cdrs').selectAll().where('pbx_id', '=', tenant.pbxId).execute()).toHaveLength(0);
+      await handleAmiEvent(
+        t.ctx,
+        tenant,
+        leg({
+          Channel: 'PJSIP/pbxapi-trunk-00000000',
+          DestinationChannel: `Local/s@${queue}-00000001;1`.slice(0, 80),
+          Destination: '+35227123400',
+          UniqueID: '1782908959.7',
+        }),
+      );
+      const rows = await t.ctx.db.selectFrom('cdrs').selectAll().where('pbx_id', '=', tenant.pbxId).execute();
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ type: 'INCOMING', caller_number: '+352691777888', status: 'answered' });
+      const receivers = JSON.parse(rows[0].receivers) as Array<Record<string, unknown>>;
+      expect(receivers.map((r) => [r.number, r.status, r.via_type])).toEqual([
+        ['sipaaa', 'ANSWERED', 'QUEUE'],
+        ['sipbbb', 'MISSED', 'QUEUE'],
+      ]);
+      expect(receivers[0].via_id).toBe('abababab-abab-abab-abab-abababababab');
+    });
   });
 
   describe('5. PBX-local times', () => {
@@ -222,6 +322,18 @@ describe('the AMI engine against Asterisk exchanges', () => {
       const bad = await settings(admin.token, 'PUT', { host: '127.0.0.1', port: peer.port, username: 'admin', pbx_timezone: 'Mars/Olympus' });
       expect(bad.statusCode).toBe(422);
       expect(bad.json().errors).toHaveProperty('pbx_timezone');
+    });
+    it("tells when the Asterisk host's clock and pbx_timezone disagree, from a fresh Cdr's end time", () => {
+      const now = Date.parse('2026-07-01T12:30:00Z');
+      // A host on UTC, a host on Luxembourg summer time, a Cdr written a few seconds ago; a stale one tells nothing.
+      expect(hostOffsetMinutes('2026-07-01 12:29:55', now)).toBe(0);
+      expect(hostOffsetMinutes('2026-07-01 14:29:55', now)).toBe(120);
+      expect(hostOffsetMinutes('2026-07-01 14:20:00', now)).toBeNull();
+      expect(hostOffsetMinutes('2026-01-15 14:29:19', now)).toBeNull();
+      expect(zoneMismatch(120, 'Europe/Luxembourg', now)).toBeNull();
+      expect(zoneMismatch(0, 'Europe/Luxembourg', now)).toBe(
+        "The Asterisk host's clock runs at UTC+00:00 but pbx_timezone Europe/Luxembourg is UTC+02:00 now: call times are stored 02:00 off. Set pbx_timezone to the Asterisk host's zone.",
+      );
     });
   });
 

@@ -135,3 +135,48 @@ export async function saveCdrLeg(db: Db, tenant: Tenant, leg: Omit<Insertable<Am
 export function cdrLegsOf(db: Db, tenant: Tenant, callKey: string) {
   return db.selectFrom('ami_cdr_legs').selectAll().where('pbx_id', '=', tenant.pbxId).where('call_key', '=', callKey).orderBy('created_at').execute();
 }
+
+/** The PBX's SIP devices by user name, with their user and extension (to name the receivers of an AMI Cdr). */
+export async function devicesByUsername(
+  db: Db,
+  tenant: Tenant,
+  usernames: string[],
+): Promise<Map<string, { userId: string | null; name: string; extension: string | null }>> {
+  const wanted = [...new Set(usernames.filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('sip_devices as d')
+    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'd.user_id').on('u.deleted_at', 'is', null))
+    .leftJoin('extensions as e', (join) => join.onRef('e.id', '=', 'd.extension_id').on('e.deleted_at', 'is', null))
+    .select(['d.username', 'd.name as device_name', 'u.id as user_id', 'u.first_name', 'u.last_name', 'e.number'])
+    .where('d.pbx_id', '=', tenant.pbxId)
+    .where('d.username', 'in', wanted)
+    .execute();
+  return new Map(
+    rows.map((row) => [
+      row.username,
+      {
+        userId: row.user_id,
+        name: row.user_id ? `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() : row.device_name,
+        extension: row.number,
+      },
+    ]),
+  );
+}
+
+/** The names of the PBX's queues by id (the `via` of a receiver an AMI Cdr shows rung by a queue). */
+export async function queueNamesOf(db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('queues').select(['id', 'name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** A warning about the settings (the PBX host's clock disagreeing with `pbx_timezone`), shown as `connection.last_error`. */
+export async function recordSettingsWarning(db: Db, tenant: Tenant, warning: string): Promise<void> {
+  await db
+    .updateTable('ami_settings')
+    .set({ last_error: warning.slice(0, 255) })
+    .where('pbx_id', '=', tenant.pbxId)
+    .execute();
+}

@@ -7,11 +7,14 @@ import type { IngestCdrView } from '../../cdrs/cdrs.schemas.js';
 import {
   amiZoneOf,
   cdrLegsOf,
+  devicesByUsername,
   extensionsByNumber,
   findPlacedCallByAction,
   findPlacedCallByUniqueid,
   findUserName,
+  queueNamesOf,
   recordListenerLogin,
+  recordSettingsWarning,
   saveCdrLeg,
   updatePlacedCall,
 } from '../pbx-engine.queries.js';
@@ -50,18 +53,80 @@ export function pbxLocalToUtc(value: string, zone: string): string {
   return local.isValid ? local.toUTC().toFormat('yyyy-MM-dd HH:mm:ss') : value;
 }
 
-/** The call a Cdr event belongs to: its LinkedID (cdr_manager `[mappings]`), else its uniqueid without a Local half's `;N`. */
-export function callKeyOf(event: AmiMessage): string {
-  const linked = event.get('LinkedID') ?? event.get('Linkedid');
-  const uniqueid = event.get('UniqueID') ?? event.get('Uniqueid') ?? '';
-  return linked?.trim() ? linked.trim() : uniqueid.replace(/;\d+$/, '');
+/** Looks at a Cdr's times against the settings' zone (see AmiEventListener.checkZone). */
+export type ZoneCheck = (event: AmiMessage, zone: string) => Promise<void>;
+
+/**
+ * The Asterisk host's UTC offset in minutes as a fresh Cdr shows it: cdr_manager posts the event
+ * as the leg ends, so its EndTime (the host's local time) read as UTC, minus the real time now, is
+ * the host's offset, in steps of 15 minutes. Null when the event is not fresh (more than 2 minutes
+ * off a step, or more than 14 hours): a late or replayed Cdr tells nothing.
+ */
+export function hostOffsetMinutes(endTime: string, nowMs: number): number | null {
+  const asUtc = DateTime.fromFormat(endTime, 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' });
+  if (!asUtc.isValid) return null;
+  const minutes = (asUtc.toMillis() - nowMs) / 60_000;
+  const rounded = Math.round(minutes / 15) * 15 || 0;
+  if (Math.abs(minutes - rounded) > 2 || Math.abs(rounded) > 14 * 60) return null;
+  return rounded;
 }
 
-/** A half of a Local channel (`Local/ring@t…-ring-00000001;2`): a helper of the dialplan, never a call of its own. */
-const isLocalHelper = (channel: string | undefined) => /^Local\/.+;\d+$/.test(channel ?? '');
+/** `+02:00`, `-03:30`, `+00:00`. */
+const offsetText = (minutes: number) =>
+  `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+
+/**
+ * The warning when the host's clock and `pbx_timezone` disagree (null when they agree): every
+ * call time would be stored that far off.
+ */
+export function zoneMismatch(hostOffset: number, zone: string, nowMs: number): string | null {
+  const configured = DateTime.fromMillis(nowMs, { zone }).offset;
+  if (configured === hostOffset) return null;
+  return (
+    `The Asterisk host's clock runs at UTC${offsetText(hostOffset)} but pbx_timezone ${zone} is UTC${offsetText(configured)} now: ` +
+    `call times are stored ${offsetText(configured - hostOffset).replace(/^\+/, '')} off. Set pbx_timezone to the Asterisk host's zone.`
+  );
+}
+
+const uniqueidOf = (event: AmiMessage) => (event.get('UniqueID') ?? event.get('Uniqueid') ?? '').trim();
+const linkedIdOf = (event: AmiMessage) => (event.get('LinkedID') ?? event.get('Linkedid'))?.trim() || null;
+
+/**
+ * The call a Cdr event belongs to: its LinkedID (cdr_manager `[mappings]` `linkedid => LinkedID`,
+ * the first channel's uniqueid, kept through Local helpers and queues), else its uniqueid without
+ * a Local half's `;N` (the placed call's helper half is `pbxapi-<call id>;2`).
+ */
+export function callKeyOf(event: AmiMessage): string {
+  return linkedIdOf(event) ?? uniqueidOf(event).replace(/;\d+$/, '');
+}
+
+/**
+ * A Local channel (`Local/ring@t…-ring-00000001;2`): a helper of the dialplan, never a call of its
+ * own. Told by its prefix, not its `;N` marker: Asterisk cuts a CDR's channel at 80 characters,
+ * and the marker of a long name (a queue's `Local/s@t<32 hex>-queue-<32 hex>-…`) goes with it.
+ */
+const isLocal = (channel: string | undefined) => /^Local\//i.test(channel ?? '');
 
 /** The device a channel name is of: `PJSIP/alice-0000002a` is `alice`. */
 const deviceOf = (channel: string | undefined) => /^(?:PJSIP|SIP|IAX2)\/(.+)-[0-9a-f]+$/i.exec(channel ?? '')?.[1] ?? null;
+
+/** A UUID from the 32 hex digits the compiler names a tenant's objects with. */
+const uuidOf = (hex: string) => `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+
+/** The queue a `Queue(t…-queue-<32 hex>,…)` leg ran, as a queue id. */
+const queueIdOf = (leg: AmiMessage) =>
+  (leg.get('LastApplication') ?? '').toLowerCase() === 'queue' ? (/-queue-([0-9a-f]{32})\b/i.exec(leg.get('LastData') ?? '')?.[1] ?? null) : null;
+
+/** The tenant's helper contexts a Local half runs in: receivers' paths, not calls. */
+const helperContextOf = (channel: string | undefined) =>
+  /@t[0-9a-f]{32}-(ring-external|ring|twinning|agents)\b/i.exec(channel ?? '')?.[1]?.toLowerCase() ?? null;
+
+/** A stable id of one Cdr event: one channel's uniqueid may end several Dial forks, one Cdr each. */
+function legIdOf(event: AmiMessage): string {
+  const fields = event.fields.filter(([name]) => !/^(Timestamp|Privilege|SystemName|EventTV)$/i.test(name));
+  const digest = createHash('sha256').update(JSON.stringify(fields)).digest('hex').slice(0, 16);
+  return `${uniqueidOf(event).slice(0, 60)}#${digest}`;
+}
 
 interface LegTimes {
   start: string;
@@ -73,82 +138,146 @@ function timesOf(event: AmiMessage, zone: string): LegTimes | null {
   const start = event.get('StartTime') ?? '';
   const end = event.get('EndTime') ?? '';
   if (!CALL_TIME.test(start) || !CALL_TIME.test(end)) return null;
+  // A fork that was not answered keeps the answer time of its caller's channel (an Originate answers it first).
+  const answered = (event.get('Disposition') ?? '').toUpperCase() === 'ANSWERED';
   const answer = event.get('AnswerTime') ?? '';
-  return { start: pbxLocalToUtc(start, zone), answer: CALL_TIME.test(answer) ? pbxLocalToUtc(answer, zone) : null, end: pbxLocalToUtc(end, zone) };
+  return { start: pbxLocalToUtc(start, zone), answer: answered && CALL_TIME.test(answer) ? pbxLocalToUtc(answer, zone) : null, end: pbxLocalToUtc(end, zone) };
 }
 
+const statusOf = (leg: AmiMessage): Leg['status'] => DISPOSITIONS[(leg.get('Disposition') ?? '').toUpperCase()] ?? 'FAILED';
+const secondsOf = (leg: AmiMessage, key: string) => Math.max(0, Number(leg.get(key) ?? 0) || 0);
+/** Billable seconds only of an answered leg (a fork that was not answered counts its caller's talk). */
+const billsecOf = (leg: AmiMessage) => (statusOf(leg) === 'ANSWERED' ? secondsOf(leg, 'BillableSeconds') : 0);
+
 /**
- * The history record of one Asterisk call from all its Cdr events (its legs): the leg whose
- * uniqueid is the call's key is the call (caller, times, the dialled destination); the others,
- * Local helper halves among them, are the receivers that rang for it (the placing user's devices,
- * a twinning by its number). Null while the call's own leg has not arrived, or lacks its times.
+ * The history record of one Asterisk call from all its Cdr events (its legs, merged by LinkedID):
+ * the legs of the call's first channel (uniqueid = the key; one per Dial fork) are the call
+ * (caller, times, the dialled destination, the fork that was answered). Every leg, the call's own
+ * and the Local helpers' (the placing user's devices through `[t…-ring]`, a twinning through
+ * `[t…-ring-external]` or `[t…-twinning]`, a queue member through `[t…-agents]`), that reached a
+ * phone or the trunk is a receiver; a leg into another Local channel is only a path. Null while
+ * the call's own leg has not arrived, or lacks its times.
  */
 export async function cdrFromAmiLegs(ctx: AppContext, tenant: Tenant, key: string, legs: AmiMessage[], zone: string): Promise<IngestCdrView | null> {
-  const main = legs.find((leg) => (leg.get('UniqueID') ?? leg.get('Uniqueid')) === key);
-  const times = main ? timesOf(main, zone) : null;
-  if (!main || !times) return null;
+  const mains = legs.filter((leg) => uniqueidOf(leg) === key && timesOf(leg, zone));
+  if (mains.length === 0) return null;
+  // The call's leg: the fork that was answered, else the last to end.
+  const main =
+    mains.find((leg) => statusOf(leg) === 'ANSWERED') ?? [...mains].sort((a, b) => (b.get('EndTime') ?? '').localeCompare(a.get('EndTime') ?? ''))[0];
+  const mainTimes = timesOf(main, zone)!;
+  const allTimes = mains.map((leg) => timesOf(leg, zone)!);
+  const times: LegTimes = {
+    start: allTimes.map((time) => time.start).sort()[0],
+    answer: mainTimes.answer,
+    end: allTimes
+      .map((time) => time.end)
+      .sort()
+      .at(-1)!,
+  };
   const placed = await findPlacedCallByUniqueid(ctx.db, tenant, key);
   const placedEndpoints = placed ? (JSON.parse(placed.endpoints) as { ringing: RingEndpoint[] }).ringing : [];
   const placedUser = placed ? await findUserName(ctx.db, tenant, placed.user_id) : undefined;
   const callerId = parseCallerId(main.get('CallerID'));
   const source = main.get('Source') || callerId.number;
-  const destination = main.get('Destination') ?? '';
-  const others = legs.filter((leg) => leg !== main);
-  const extensions = await extensionsByNumber(ctx.db, tenant, [
-    source,
-    destination,
-    ...others.flatMap((leg) => [leg.get('Destination') ?? '', deviceOf(leg.get('DestinationChannel')) ?? '']),
+  // A placed call's own leg names `s` as its destination until the user's phone answers: the number asked for, then.
+  const destination = placed?.destination || (main.get('Destination') ?? '');
+  const devices = await devicesByUsername(ctx.db, tenant, [
+    deviceOf(main.get('Channel')) ?? '',
+    ...legs.map((leg) => deviceOf(leg.get('DestinationChannel')) ?? ''),
   ]);
-  const caller = extensions.get(source);
+  const extensions = await extensionsByNumber(ctx.db, tenant, [source, destination, ...legs.map((leg) => leg.get('Destination') ?? '')]);
+  const callerDevice = devices.get(deviceOf(main.get('Channel')) ?? '');
+  const caller = extensions.get(source) ?? (callerDevice?.userId ? { userId: callerDevice.userId, name: callerDevice.name } : undefined);
   const callee = extensions.get(destination);
-  const status = (leg: AmiMessage) => DISPOSITIONS[(leg.get('Disposition') ?? '').toUpperCase()] ?? 'FAILED';
-  const seconds = (leg: AmiMessage, key: string) => Math.max(0, Number(leg.get(key) ?? 0) || 0);
+  // The queues the call went through (a member's leg is rung by the queue's Local member channel).
+  const queueIds = [...new Set(legs.map(queueIdOf).filter((id): id is string => id !== null))];
+  const queueNames = await queueNamesOf(ctx.db, tenant, queueIds.map(uuidOf));
 
-  const receivers: Leg[] = [];
   // Receivers by start time; legs that started together in the order the call rang its endpoints.
   const rank = (leg: AmiMessage) => {
     const index = placedEndpoints.findIndex((e) => e.address === deviceOf(leg.get('DestinationChannel')) || e.address === leg.get('Destination'));
     return index === -1 ? placedEndpoints.length : index;
   };
-  const ordered = others.sort((a, b) => (a.get('StartTime') ?? '').localeCompare(b.get('StartTime') ?? '') || rank(a) - rank(b));
+  const ordered = [...legs].sort(
+    (a, b) => (a.get('StartTime') ?? '').localeCompare(b.get('StartTime') ?? '') || Number(mains.includes(a)) - Number(mains.includes(b)) || rank(a) - rank(b),
+  );
+  const receivers: Leg[] = [];
   for (const leg of ordered) {
     const legTimes = timesOf(leg, zone);
-    if (!legTimes) continue;
-    // The device the leg reached (a helper half dialling PJSIP/alice) or the number it dialled (a twinning's).
-    const device = deviceOf(leg.get('DestinationChannel'));
+    const reached = leg.get('DestinationChannel') ?? '';
+    // A leg into another Local channel (a queue's member, a flow) is only the path to a receiver.
+    if (!legTimes || !reached.trim() || isLocal(reached)) continue;
+    const isMain = mains.includes(leg);
+    // The device the leg reached (PJSIP/alice-…) or the number it dialled (a twinning's, through the trunk).
+    const deviceName = deviceOf(reached);
+    const device = deviceName ? devices.get(deviceName) : undefined;
     const dialled = leg.get('Destination') ?? '';
-    const endpoint = placedEndpoints.find((candidate) => candidate.address === device) ?? placedEndpoints.find((candidate) => candidate.address === dialled);
-    const number = endpoint?.address ?? (device && extensions.has(device) ? device : dialled);
+    const endpoint = isMain
+      ? undefined
+      : (placedEndpoints.find((candidate) => candidate.address === deviceName) ?? placedEndpoints.find((candidate) => candidate.address === dialled));
+    const context = helperContextOf(leg.get('Channel'));
+    const queueId = context === 'agents' && queueIds.length > 0 ? queueIds[0] : null;
+    // A phone of another tenant or removed since: its name, unless the leg dialled a number (through the trunk).
+    const number = isMain
+      ? destination
+      : (endpoint?.address ?? device?.extension ?? (device || !/^\+?[0-9*#]+$/.test(dialled) ? (deviceName ?? dialled) : dialled));
     const extension = extensions.get(number);
     const via =
       endpoint && (endpoint.type === 'twinning' || endpoint.type === 'teams')
         ? { via_id: endpoint.id, via_name: endpoint.name, via_number: endpoint.address, via_type: 'TWINNING' as const }
-        : {};
+        : context === 'twinning' || (context === 'ring-external' && !isMain)
+          ? { via_id: /^[0-9a-f]{32}$/i.test(dialled) ? uuidOf(dialled.toLowerCase()) : null, via_name: null, via_number: null, via_type: 'TWINNING' as const }
+          : queueId
+            ? { via_id: uuidOf(queueId), via_name: queueNames.get(uuidOf(queueId)) ?? null, via_number: null, via_type: 'QUEUE' as const }
+            : {};
     receivers.push({
-      user_id: endpoint && placed ? placed.user_id : (extension?.userId ?? null),
-      status: status(leg),
-      name: endpoint?.name ?? extension?.name ?? '',
+      user_id: endpoint && placed ? placed.user_id : (device?.userId ?? extension?.userId ?? (isMain ? (callee?.userId ?? null) : null)),
+      status: statusOf(leg),
+      name: endpoint?.name ?? device?.name ?? extension?.name ?? (isMain ? (callee?.name ?? '') : ''),
       number,
       start_time: legTimes.start,
       answer_time: legTimes.answer,
       end_time: legTimes.end,
-      duration: seconds(leg, 'Duration'),
-      billsec: seconds(leg, 'BillableSeconds'),
+      duration: secondsOf(leg, 'Duration'),
+      billsec: billsecOf(leg),
       ...via,
     });
   }
-  receivers.push({
-    user_id: callee?.userId ?? null,
-    status: status(main),
-    name: callee?.name ?? '',
-    number: destination,
-    start_time: times.start,
-    answer_time: times.answer,
-    end_time: times.end,
-    duration: seconds(main, 'Duration'),
-    billsec: seconds(main, 'BillableSeconds'),
-  });
-  const mainStatus = status(main);
+  // A placed call whose user never answered: the user's endpoints are what rang (the destination never did).
+  const mainReached = (main.get('DestinationChannel') ?? '').trim();
+  if (receivers.length === 0 && placed && !mainReached && statusOf(main) !== 'ANSWERED') {
+    for (const endpoint of placedEndpoints) {
+      receivers.push({
+        user_id: placed.user_id,
+        status: statusOf(main),
+        name: endpoint.name,
+        number: endpoint.address,
+        start_time: times.start,
+        answer_time: null,
+        end_time: times.end,
+        duration: secondsOf(main, 'Duration'),
+        billsec: 0,
+      });
+    }
+  }
+  // Nobody rang (an announcement, a queue nobody answered): the dialled destination is the receiver.
+  if (receivers.length === 0) {
+    receivers.push({
+      user_id: callee?.userId ?? null,
+      status: statusOf(main),
+      name: callee?.name ?? '',
+      number: destination,
+      start_time: times.start,
+      answer_time: times.answer,
+      end_time: times.end,
+      duration: secondsOf(main, 'Duration'),
+      billsec: billsecOf(main),
+    });
+  }
+  const mainStatus = statusOf(main);
+  // Answered by a person only when the call's leg reached a phone or the trunk; a leg answered by the
+  // dialplan itself (an IVR, a queue playing music) counts the talk of the receivers who answered.
+  const billsec = mainReached && !isLocal(mainReached) ? billsecOf(main) : Math.max(0, ...receivers.map((receiver) => receiver.billsec));
   // Internal when both parties are the tenant's: a user placing the call or an extension calling, and an extension called.
   const callerInternal = !!placed || !!caller;
   const calleeInternal = !!callee;
@@ -158,8 +287,8 @@ export async function cdrFromAmiLegs(ctx: AppContext, tenant: Tenant, key: strin
     start_time: times.start,
     answer_time: times.answer,
     end_time: times.end,
-    duration: seconds(main, 'Duration'),
-    billsec: seconds(main, 'BillableSeconds'),
+    duration: secondsOf(main, 'Duration'),
+    billsec,
     is_internal: callerInternal && calleeInternal,
     caller: {
       user_id: placed?.user_id ?? caller?.userId ?? null,
@@ -180,16 +309,27 @@ export async function cdrFromAmiLegs(ctx: AppContext, tenant: Tenant, key: strin
   };
 }
 
-/** One leg of a call arrived: kept, and the call's record (re)written from all its legs once the call's own leg is there. */
-async function ingestCdrLeg(ctx: AppContext, tenant: Tenant, event: AmiMessage): Promise<void> {
-  const uniqueid = event.get('UniqueID') ?? event.get('Uniqueid');
+/**
+ * One leg of a call arrived: kept, and the call's record (re)written from all its legs once the
+ * call's own leg is there. With a LinkedID every leg joins its call. Without one, a Local helper
+ * leg joins only a call placed here (`pbxapi-<call id>;N`); any other is dropped, never a call of
+ * its own (its uniqueid may be its own when Asterisk cut the `;N` marker off a long name).
+ */
+async function ingestCdrLeg(ctx: AppContext, tenant: Tenant, event: AmiMessage, onZone?: ZoneCheck): Promise<void> {
+  const uniqueid = uniqueidOf(event);
   if (!uniqueid || !CALL_TIME.test(event.get('StartTime') ?? '') || !CALL_TIME.test(event.get('EndTime') ?? '')) return;
   const key = callKeyOf(event);
-  // A helper half that is not of a known call (no LinkedID, a uniqueid of its own) is never a call.
-  if (isLocalHelper(event.get('Channel')) && key === uniqueid) return;
-  await saveCdrLeg(ctx.db, tenant, { call_key: key, uniqueid, fields: JSON.stringify(event.fields), created_at: ctx.clock.now().toISOString() });
+  if (!linkedIdOf(event) && isLocal(event.get('Channel')) && !(await findPlacedCallByUniqueid(ctx.db, tenant, key))) return;
+  const zone = await amiZoneOf(ctx.db, tenant);
+  await onZone?.(event, zone);
+  await saveCdrLeg(ctx.db, tenant, {
+    call_key: key,
+    uniqueid: legIdOf(event),
+    fields: JSON.stringify(event.fields),
+    created_at: ctx.clock.now().toISOString(),
+  });
   const legs = (await cdrLegsOf(ctx.db, tenant, key)).map((row) => new AmiMessage(JSON.parse(row.fields) as AmiFields));
-  const record = await cdrFromAmiLegs(ctx, tenant, key, legs, await amiZoneOf(ctx.db, tenant));
+  const record = await cdrFromAmiLegs(ctx, tenant, key, legs, zone);
   if (!record) return;
   await ingestCdrs(ctx, tenant, [record], 'ami', { replace: legs.length > 1 });
   const placed = await findPlacedCallByUniqueid(ctx.db, tenant, key);
@@ -204,7 +344,7 @@ export async function cdrFromAmiEvent(ctx: AppContext, tenant: Tenant, event: Am
 }
 
 /** Applies one AMI event: call progress of calls placed here, and Cdr events into the history. */
-export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: AmiMessage): Promise<void> {
+export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: AmiMessage, options: { checkZone?: ZoneCheck } = {}): Promise<void> {
   const name = event.get('Event')?.toLowerCase();
   const now = ctx.clock.now().toISOString();
   if (name === 'originateresponse') {
@@ -231,7 +371,7 @@ export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: Ami
       );
     }
   } else if (name === 'cdr') {
-    await ingestCdrLeg(ctx, tenant, event);
+    await ingestCdrLeg(ctx, tenant, event, options.checkZone);
   }
 }
 
@@ -267,6 +407,24 @@ export class AmiEventListener {
   connections = 0;
   loginFailures: number;
   failingSince: string | null;
+  /** The host offset and zone last compared (a mismatch is told once, not on every Cdr). */
+  private zoneCompared: string | null = null;
+
+  /**
+   * cdr_manager writes times in the host's local time, which `pbx_timezone` must name: a fresh
+   * Cdr shows the host's offset, compared with the zone's now (the real clock: Asterisk's is real).
+   * A mismatch is logged and shown as the settings' `connection.last_error`.
+   */
+  private readonly checkZone: ZoneCheck = async (event, zone) => {
+    const now = Date.now();
+    const host = hostOffsetMinutes(event.get('EndTime') ?? '', now);
+    if (host === null || this.zoneCompared === `${host} ${zone}`) return;
+    this.zoneCompared = `${host} ${zone}`;
+    const warning = zoneMismatch(host, zone, now);
+    if (!warning) return;
+    this.options.log?.warn({ pbx_id: this.tenant.pbxId, host_offset_minutes: host, pbx_timezone: zone }, warning);
+    await recordSettingsWarning(this.ctx.db, this.tenant, warning);
+  };
 
   constructor(
     private readonly ctx: AppContext,
@@ -312,7 +470,7 @@ export class AmiEventListener {
       client = await connectAmi(this.ctx.config, this.connection, { guard: this.options.guard });
       client.on('event', (event) => {
         this.chain = this.chain
-          .then(() => handleAmiEvent(this.ctx, this.tenant, event))
+          .then(() => handleAmiEvent(this.ctx, this.tenant, event, { checkZone: this.checkZone }))
           .catch((error: unknown) => this.options.log?.warn({ err: error }, 'AMI event not applied'));
       });
       client.on('close', () => this.retry());

@@ -486,7 +486,9 @@ export class AmiTestPeer {
       ['Message', 'Originate successfully queued'],
     ]);
     const uniqueid = message.get('ChannelId') ?? `1768467600.${this.sequence++}`;
-    const channel = `${message.get('Channel')}-0000${this.sequence++}`;
+    // A Local channel's first half, as Asterisk names it (`Local/ring@t…-ring-00000001;1`); its uniqueid is the ChannelId.
+    const originated = message.get('Channel') ?? '';
+    const channel = `${originated}-0000${this.sequence++}${originated.startsWith('Local/') ? ';1' : ''}`;
     const callerId = message.get('CallerID') ?? '';
     const exten = message.get('Exten') ?? '';
     const events: AmiFields[] = [
@@ -531,8 +533,9 @@ export class AmiTestPeer {
         ['Destination', leg.destination],
         ['DestinationContext', leg.context],
         ['CallerID', callerId],
-        ['Channel', leg.channel],
-        ['DestinationChannel', answered ? leg.destinationChannel : ''],
+        // cdr_manager writes the channel fields cut at 80 characters (a long Local name loses its `;N`).
+        ['Channel', leg.channel.slice(0, 80)],
+        ['DestinationChannel', answered ? leg.destinationChannel.slice(0, 80) : ''],
         ['LastApplication', 'Dial'],
         ['LastData', ''],
         ['StartTime', times.start],

@@ -1,0 +1,28 @@
+/**
+ * What the real-Asterisk tests do with the API: call it as a principal, and point a tenant's
+ * engine at an instance (the README's AMI user, the tenant's own context by default) and push.
+ */
+import { expect } from 'vitest';
+import { bearer, type TestApp } from '../helpers.js';
+import type { AsteriskInstance } from './harness.js';
+
+export const asteriskApi = (app: () => TestApp) => (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload?: object) =>
+  app().app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+
+/** Points the tenant's engine at `target`, pushes past the one-a-minute gate, runs the job; answers the push. */
+export async function pushTo(t: TestApp, token: string, target: AsteriskInstance, settings: Record<string, unknown> = {}) {
+  const api = asteriskApi(() => t);
+  const saved = await api('PUT', '/pbx-engine/settings', token, {
+    host: '127.0.0.1',
+    port: target.amiPort,
+    username: target.amiUser,
+    secret: target.amiSecret,
+    ...settings,
+  });
+  expect(saved.statusCode, saved.body).toBe(200);
+  t.clock.advance(61);
+  const queued = await api('POST', '/pbx/configuration/push', token);
+  expect(queued.statusCode, queued.body).toBe(202);
+  await t.app.jobs.drain();
+  return (await api('GET', `/pbx/configuration/pushes/${queued.json().data.id}`, token)).json().data;
+}
