@@ -147,8 +147,9 @@ asteriskSuite('call history from a real Asterisk', () => {
     await asterisk?.stop();
   });
 
-  it("records a click-to-call from one device to a user with two devices as one call, and warns that the host's clock is not pbx_timezone", async () => {
+  it("records a click-to-call from one device to a user with two devices as one call, in true UTC at the host's own offset", async () => {
     const before = await known();
+    const startedAt = Date.now();
     const placed = await api('POST', '/calls/new', alice.user.token, { destination: '2922' });
     expect(placed.statusCode, placed.body).toBe(200);
     const callId = placed.json().data.call_id as string;
@@ -167,18 +168,20 @@ asteriskSuite('call history from a real Asterisk', () => {
     expect(receivers.map((r) => r.status).sort()).toEqual(['ANSWERED', 'MISSED']);
     expect(receivers.every((r) => r.id === bob.user.id)).toBe(true);
 
-    // The host runs on its own zone (this machine's); the settings still say Europe/Luxembourg.
-    const hostOffset = -new Date().getTimezoneOffset();
+    // pbx_timezone is not set (the PBX's Europe/Luxembourg, whatever the host runs on): the times are
+    // read at the offset the host's Cdrs show, so they are stored as they happened, and nothing warns.
+    const start = DateTime.fromFormat(String(fresh[0].start_time), 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).toMillis();
+    expect(Math.abs(start - startedAt)).toBeLessThan(60_000);
     const settings = (await api('GET', '/pbx-engine/settings', admin)).json().data;
-    expect(settings.pbx_timezone).toBe('Europe/Luxembourg');
-    if (!process.env.TZ && DateTime.now().setZone('Europe/Luxembourg').offset !== hostOffset) {
-      expect(settings.connection.last_error).toMatch(/^The Asterisk host's clock runs at UTC.* but pbx_timezone Europe\/Luxembourg is UTC.*Set pbx_timezone/);
-    }
+    expect(settings).toMatchObject({ pbx_timezone: 'Europe/Luxembourg', pbx_timezone_set: false });
+    expect(settings.connection.last_error).toBeNull();
   }, 60_000);
 
-  it("records a click-to-call from a user with two devices (the call's own leg a Local/…;1 half) as one call, in the host's zone once set", async () => {
-    // The host's zone, as its clock runs: call times are then stored in UTC as they happened.
-    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  it("records a click-to-call from a user with two devices (the call's own leg a Local/…;1 half) as one call, and warns when a set pbx_timezone is not the host's", async () => {
+    // A zone the host's clock does not run on, set on purpose: it overrides what the Cdrs show, and the mismatch is told.
+    const hostOffset = -new Date().getTimezoneOffset();
+    const zone = DateTime.now().setZone('Asia/Tokyo').offset === hostOffset ? 'Europe/Luxembourg' : 'Asia/Tokyo';
+    const zoneOffsetMs = DateTime.now().setZone(zone).offset * 60_000 - hostOffset * 60_000;
     const saved = await api('PUT', '/pbx-engine/settings', admin, {
       host: '127.0.0.1',
       port: asterisk.amiPort,
@@ -205,10 +208,16 @@ asteriskSuite('call history from a real Asterisk', () => {
     expect(receivers.filter((r) => r.id === bob.user.id)).toHaveLength(2);
     expect(receivers.at(-1)).toMatchObject({ id: alice.user.id, number: '2921', status: 'ANSWERED' });
     expect(receivers.some((r) => /^[0-9a-f]{32}$/.test(r.number) || r.number === 'ring')).toBe(false);
+    // The override wins: the times are read in that zone, so they are off by the difference...
     const start = DateTime.fromFormat(String(fresh[0].start_time), 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).toMillis();
-    expect(Math.abs(start - startedAt)).toBeLessThan(60_000);
-    // Saved settings start afresh, and a zone that agrees with the host's clock raises no warning.
-    expect((await api('GET', '/pbx-engine/settings', admin)).json().data.connection.last_error).toBeNull();
+    expect(Math.abs(start + zoneOffsetMs - startedAt)).toBeLessThan(60_000);
+    // ...and the settings say so, naming both offsets.
+    expect((await api('GET', '/pbx-engine/settings', admin)).json().data.connection.last_error).toMatch(
+      new RegExp(`^The Asterisk host's clock runs at UTC.* but pbx_timezone ${zone.replace('/', '\\/')} is UTC.*Set pbx_timezone`),
+    );
+    // Back to the host's own offset for the calls that follow.
+    await api('PUT', '/pbx-engine/settings', admin, { host: '127.0.0.1', port: asterisk.amiPort, username: asterisk.amiUser, pbx_timezone: null });
+    await sleep(1_500);
   }, 60_000);
 
   it('records a call whose destination never answers (a number out through the trunk, to a carrier that is not there) as one call', async () => {

@@ -16,7 +16,7 @@ import {
   createUser,
 } from '../../../../test/factories.js';
 import { AmiTestPeer } from './ami/test-peer.js';
-import { AmiEventListener, cdrIdOf, handleAmiEvent, hostOffsetMinutes, pbxLocalToUtc, zoneMismatch } from './ami/events.js';
+import { AmiEventListener, cdrIdOf, handleAmiEvent, hostOffsetMinutes, offsetZone, pbxLocalToUtc, zoneMismatch } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
 
 const SECRET = 's3cr3t-ami';
@@ -334,6 +334,10 @@ describe('the AMI engine against Asterisk exchanges', () => {
       expect(zoneMismatch(0, 'Europe/Luxembourg', now)).toBe(
         "The Asterisk host's clock runs at UTC+00:00 but pbx_timezone Europe/Luxembourg is UTC+02:00 now: call times are stored 02:00 off. Set pbx_timezone to the Asterisk host's zone.",
       );
+      // While pbx_timezone is not set, a Cdr is read at the offset the host's Cdrs show.
+      expect([offsetZone(0), offsetZone(120), offsetZone(-210)]).toEqual(['UTC', 'UTC+2', 'UTC-3:30']);
+      expect(pbxLocalToUtc('2026-07-01 14:29:19', offsetZone(120))).toBe('2026-07-01 12:29:19');
+      expect(pbxLocalToUtc('2026-07-01 09:00:00', offsetZone(-210))).toBe('2026-07-01 12:30:00');
     });
   });
 

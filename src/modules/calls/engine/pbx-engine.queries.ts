@@ -92,15 +92,24 @@ export async function countFailingAmiSettings(db: Db): Promise<number> {
   return Number(row.count);
 }
 
-/** The zone of the PBX host's clock: its AMI settings' `pbx_timezone`, else the PBX's own time zone. */
-export async function amiZoneOf(db: Db, tenant: Tenant): Promise<string> {
+/**
+ * The zone of the PBX host's clock as the settings say it: `pbx_timezone` when set (`explicit`),
+ * else the PBX's own time zone (which the event listener replaces by the offset the host's Cdrs
+ * show, see AmiEventListener).
+ */
+export async function amiZoneSettingOf(db: Db, tenant: Tenant): Promise<{ name: string; explicit: boolean }> {
   const row = await db
     .selectFrom('pbxes')
     .leftJoin('ami_settings', 'ami_settings.pbx_id', 'pbxes.id')
     .select(['pbxes.timezone', 'ami_settings.pbx_timezone'])
     .where('pbxes.id', '=', tenant.pbxId)
     .executeTakeFirst();
-  return row?.pbx_timezone ?? row?.timezone ?? 'UTC';
+  return row?.pbx_timezone ? { name: row.pbx_timezone, explicit: true } : { name: row?.timezone ?? 'UTC', explicit: false };
+}
+
+/** The zone of the PBX host's clock as the settings say it (`amiZoneSettingOf`). */
+export async function amiZoneOf(db: Db, tenant: Tenant): Promise<string> {
+  return (await amiZoneSettingOf(db, tenant)).name;
 }
 
 /** Extensions of the PBX by number, with their user when they have one (to name and place the parties of an AMI Cdr). */

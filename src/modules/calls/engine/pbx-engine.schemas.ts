@@ -17,7 +17,7 @@ export const AmiSettings = Type.Object(
     }),
     pbx_timezone: Type.String({
       description:
-        "IANA time zone of the Asterisk host: cdr_manager writes call times in the host's local time, converted to UTC on ingestion. The PBX's own time zone unless set.",
+        "IANA time zone of the Asterisk host: cdr_manager writes call times in the host's local time, converted to UTC on ingestion. Unless set it shows the PBX's own time zone, and call times are read at the offset the host's Cdrs show; when set it overrides that, and a mismatch with the host's clock shows in `connection.last_error`.",
       examples: ['Europe/Luxembourg'],
     }),
     pbx_timezone_set: Type.Boolean({ description: 'Whether `pbx_timezone` was set here (false: it follows the PBX time zone).' }),

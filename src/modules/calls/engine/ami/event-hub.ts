@@ -14,7 +14,7 @@ type SettingsRow = Selectable<AmiSettingsTable>;
 export interface EventHubOptions {
   /** How long a lease lasts unless renewed; renewed every third of it (AMI_EVENTS_LEASE_SECONDS). */
   leaseSeconds: number;
-  log: { warn(obj: object, msg: string): void };
+  log: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
   listener?: Omit<ListenerOptions, 'log' | 'guard'>;
   /** Where listeners may connect; by default the configuration's allow-list. */
   guard?: AmiHostGuard;

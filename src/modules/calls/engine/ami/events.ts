@@ -6,6 +6,7 @@ import { ingestCdrs } from '../../cdrs/cdrs.service.js';
 import type { IngestCdrView } from '../../cdrs/cdrs.schemas.js';
 import {
   amiZoneOf,
+  amiZoneSettingOf,
   cdrLegsOf,
   devicesByUsername,
   extensionsByNumber,
@@ -53,8 +54,15 @@ export function pbxLocalToUtc(value: string, zone: string): string {
   return local.isValid ? local.toUTC().toFormat('yyyy-MM-dd HH:mm:ss') : value;
 }
 
-/** Looks at a Cdr's times against the settings' zone (see AmiEventListener.checkZone). */
-export type ZoneCheck = (event: AmiMessage, zone: string) => Promise<void>;
+/** Looks at a Cdr's times against the settings' zone and answers the zone to read them in (see AmiEventListener.zoneFor). */
+export type ZoneCheck = (event: AmiMessage, setting: { name: string; explicit: boolean }) => Promise<string>;
+
+/** A fixed offset as a zone luxon reads (`UTC+1`, `UTC-3:30`, `UTC`). */
+export function offsetZone(minutes: number): string {
+  if (minutes === 0) return 'UTC';
+  const abs = Math.abs(minutes);
+  return `UTC${minutes < 0 ? '-' : '+'}${Math.floor(abs / 60)}${abs % 60 ? `:${String(abs % 60).padStart(2, '0')}` : ''}`;
+}
 
 /**
  * The Asterisk host's UTC offset in minutes as a fresh Cdr shows it: cdr_manager posts the event
@@ -320,8 +328,8 @@ async function ingestCdrLeg(ctx: AppContext, tenant: Tenant, event: AmiMessage, 
   if (!uniqueid || !CALL_TIME.test(event.get('StartTime') ?? '') || !CALL_TIME.test(event.get('EndTime') ?? '')) return;
   const key = callKeyOf(event);
   if (!linkedIdOf(event) && isLocal(event.get('Channel')) && !(await findPlacedCallByUniqueid(ctx.db, tenant, key))) return;
-  const zone = await amiZoneOf(ctx.db, tenant);
-  await onZone?.(event, zone);
+  const setting = await amiZoneSettingOf(ctx.db, tenant);
+  const zone = onZone ? await onZone(event, setting) : setting.name;
   await saveCdrLeg(ctx.db, tenant, {
     call_key: key,
     uniqueid: legIdOf(event),
@@ -378,7 +386,7 @@ export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: Ami
 export interface ListenerOptions {
   backoffBaseMs?: number;
   backoffMaxMs?: number;
-  log?: { warn(obj: object, msg: string): void };
+  log?: { warn(obj: object, msg: string): void; info?(obj: object, msg: string): void };
   /** Checks the host on every (re)connection; by default one built from the configuration. */
   guard?: AmiHostGuard;
   /** Refused logins in a row after which the settings are failing (AMI_LOGIN_FAILURE_LIMIT). */
@@ -409,21 +417,39 @@ export class AmiEventListener {
   failingSince: string | null;
   /** The host offset and zone last compared (a mismatch is told once, not on every Cdr). */
   private zoneCompared: string | null = null;
+  /** The host's offset its last fresh Cdr showed, used while `pbx_timezone` is not set. */
+  private learnedOffset: number | null = null;
 
   /**
-   * cdr_manager writes times in the host's local time, which `pbx_timezone` must name: a fresh
-   * Cdr shows the host's offset, compared with the zone's now (the real clock: Asterisk's is real).
-   * A mismatch is logged and shown as the settings' `connection.last_error`.
+   * cdr_manager writes times in the host's local time, which AMI tells nowhere else: a fresh Cdr
+   * shows the host's offset (its EndTime against the real clock, Asterisk's being real too), so
+   * each Cdr is read in the zone the host runs on. While `pbx_timezone` is not set the times are
+   * read at that learned offset (DST changes show in the next Cdr); a `pbx_timezone` that is set
+   * overrides it, and when the two disagree the mismatch is logged and shown as the settings'
+   * `connection.last_error`.
    */
-  private readonly checkZone: ZoneCheck = async (event, zone) => {
+  private readonly zoneFor: ZoneCheck = async (event, setting) => {
     const now = Date.now();
     const host = hostOffsetMinutes(event.get('EndTime') ?? '', now);
-    if (host === null || this.zoneCompared === `${host} ${zone}`) return;
-    this.zoneCompared = `${host} ${zone}`;
-    const warning = zoneMismatch(host, zone, now);
-    if (!warning) return;
-    this.options.log?.warn({ pbx_id: this.tenant.pbxId, host_offset_minutes: host, pbx_timezone: zone }, warning);
-    await recordSettingsWarning(this.ctx.db, this.tenant, warning);
+    if (host !== null) this.learnedOffset = host;
+    const mismatch = host === null ? null : zoneMismatch(host, setting.name, now);
+    if (!setting.explicit) {
+      const offset = this.learnedOffset;
+      if (offset === null || DateTime.fromMillis(now, { zone: setting.name }).offset === offset) return setting.name;
+      if (this.zoneCompared !== `learned ${offset} ${setting.name}`) {
+        this.zoneCompared = `learned ${offset} ${setting.name}`;
+        this.options.log?.info?.(
+          { pbx_id: this.tenant.pbxId, host_offset_minutes: offset, pbx_zone: setting.name },
+          `pbx_timezone is not set: call times are read at the Asterisk host's offset ${offsetZone(offset)}, which its Cdrs show (the PBX's zone ${setting.name} differs)`,
+        );
+      }
+      return offsetZone(offset);
+    }
+    if (host === null || !mismatch || this.zoneCompared === `${host} ${setting.name}`) return setting.name;
+    this.zoneCompared = `${host} ${setting.name}`;
+    this.options.log?.warn({ pbx_id: this.tenant.pbxId, host_offset_minutes: host, pbx_timezone: setting.name }, mismatch);
+    await recordSettingsWarning(this.ctx.db, this.tenant, mismatch);
+    return setting.name;
   };
 
   constructor(
@@ -470,7 +496,7 @@ export class AmiEventListener {
       client = await connectAmi(this.ctx.config, this.connection, { guard: this.options.guard });
       client.on('event', (event) => {
         this.chain = this.chain
-          .then(() => handleAmiEvent(this.ctx, this.tenant, event, { checkZone: this.checkZone }))
+          .then(() => handleAmiEvent(this.ctx, this.tenant, event, { checkZone: this.zoneFor }))
           .catch((error: unknown) => this.options.log?.warn({ err: error }, 'AMI event not applied'));
       });
       client.on('close', () => this.retry());
