@@ -350,4 +350,39 @@ asteriskSuite('call history from a real Asterisk', () => {
       { id: alice.user.id, number: '2921', status: 'ANSWERED' },
     ]);
   }, 60_000);
+
+  it('stores true UTC from a host whose clock runs in another zone (Asia/Tokyo), pbx_timezone not set', async () => {
+    const tokyo = await startAsterisk({ extraDialplan: CALLERS, hostZone: 'Asia/Tokyo' });
+    const moved: AnsweringPhone[] = [];
+    try {
+      // The demo tenant moves to that host: pushed there, its phones registered there.
+      expect((await pushTo(t, admin, tokyo)).status).toBe('done');
+      for (const phone of [alice.phones[0], bob.phones[0]])
+        moved.push(await answeringPhone({ asterisk: tokyo, username: phone.username, password: phone.secret }));
+      const deadline = Date.now() + 15_000;
+      while (!(await tokyo.cli('manager show connected')).includes(tokyo.amiUser)) {
+        if (Date.now() > deadline) throw new Error('the event listener did not log in');
+        await sleep(100);
+      }
+      const before = await known();
+      const startedAt = Date.now();
+      const placed = await api('POST', '/calls/new', alice.user.token, { destination: '2922' });
+      expect(placed.statusCode, placed.body).toBe(200);
+      await moved[0].waitForCall(10_000);
+      await moved[1].waitForCall(10_000);
+      await sleep(1_500);
+      await tokyo.cli('channel request hangup all');
+      const call = await endedCall(placed.json().data.call_id as string, alice.user.token);
+      const fresh = await newRecords(before, 1);
+      expect(fresh).toHaveLength(1);
+      expect(fresh[0].cdr_id).toBe(call.cdr_id);
+      // cdr_manager wrote Tokyo's wall clock (UTC+9): read at the offset the Cdr shows, it is stored as it happened.
+      const start = DateTime.fromFormat(String(fresh[0].start_time), 'yyyy-MM-dd HH:mm:ss', { zone: 'utc' }).toMillis();
+      expect(Math.abs(start - startedAt)).toBeLessThan(60_000);
+      expect((await api('GET', '/pbx-engine/settings', admin)).json().data.connection.last_error).toBeNull();
+    } finally {
+      for (const phone of moved) await phone.stop();
+      await tokyo.stop();
+    }
+  }, 90_000);
 });

@@ -94,6 +94,12 @@ export interface StartAsteriskOptions {
   files?: Record<string, string>;
   /** How long the boot may take; 30 s by default. */
   bootTimeoutMs?: number;
+  /**
+   * The host's own zone (IANA), as an operator's /etc/localtime sets it: Asterisk (cdr_manager's
+   * times) reads that file, not TZ, so the instance runs in a mount namespace of its own with the
+   * zone's file bound over /etc/localtime. Root only (tests and CI run as root here).
+   */
+  hostZone?: string;
 }
 
 /** What the host files' substitution needs: the instance's ports. */
@@ -161,7 +167,7 @@ export class AsteriskInstance {
   constructor(
     readonly prefix: string,
     ports: InstancePorts,
-    options: StartAsteriskOptions,
+    private readonly options: StartAsteriskOptions,
   ) {
     this.amiPort = ports.ami;
     this.sipPort = ports.sipUdp;
@@ -206,7 +212,28 @@ export class AsteriskInstance {
   /** Starts the process and waits for `core waitfullybooted` and the AMI greeting. */
   async boot(timeoutMs: number): Promise<void> {
     const out = openSync(join(this.runDir, 'log', 'stdout'), 'a');
-    const child = spawn(join(this.prefix, 'sbin', 'asterisk'), ['-f', '-C', this.configPath], {
+    const binary = join(this.prefix, 'sbin', 'asterisk');
+    const zone = this.options.hostZone;
+    if (zone && !/^[A-Za-z0-9_+-]+(\/[A-Za-z0-9_+-]+)*$/.test(zone)) throw new Error(`not a zone name: ${zone}`);
+    // `unshare` execs the shell, which execs Asterisk: the child's pid stays Asterisk's.
+    const [command, args] = zone
+      ? [
+          'unshare',
+          [
+            '--mount',
+            '--propagation',
+            'private',
+            'sh',
+            '-c',
+            `mount --bind /usr/share/zoneinfo/${zone} /etc/localtime && exec "$0" "$@"`,
+            binary,
+            '-f',
+            '-C',
+            this.configPath,
+          ],
+        ]
+      : [binary, ['-f', '-C', this.configPath]];
+    const child = spawn(command, args, {
       cwd: this.runDir,
       env: asteriskEnv(this.prefix),
       stdio: ['ignore', out, out],

@@ -12,6 +12,9 @@ export const asteriskApi = (app: () => TestApp) => (method: 'GET' | 'POST' | 'PU
 /** Points the tenant's engine at `target`, pushes past the one-a-minute gate, runs the job; answers the push. */
 export async function pushTo(t: TestApp, token: string, target: AsteriskInstance, settings: Record<string, unknown> = {}) {
   const api = asteriskApi(() => t);
+  // Past the one-a-minute gate; and the saved settings get a time of their own (the event hub
+  // restarts a PBX's listener when its settings' updated_at changes).
+  t.clock.advance(61);
   const saved = await api('PUT', '/pbx-engine/settings', token, {
     host: '127.0.0.1',
     port: target.amiPort,
@@ -20,7 +23,6 @@ export async function pushTo(t: TestApp, token: string, target: AsteriskInstance
     ...settings,
   });
   expect(saved.statusCode, saved.body).toBe(200);
-  t.clock.advance(61);
   const queued = await api('POST', '/pbx/configuration/push', token);
   expect(queued.statusCode, queued.body).toBe(202);
   await t.app.jobs.drain();
