@@ -351,6 +351,31 @@ asteriskSuite('call history from a real Asterisk', () => {
     ]);
   }, 60_000);
 
+  it('records a click-to-call to a busy callee as one call, the callee BUSY among its receivers', async () => {
+    const erin = await person('Erin', '2925', 1);
+    expect((await pushTo(t, admin, asterisk)).status).toBe('done');
+    const busy = await answeringPhone({ asterisk, username: erin.phones[0].username, password: erin.phones[0].secret, busy: true });
+    try {
+      const before = await known();
+      const placed = await api('POST', '/calls/new', alice.user.token, { destination: '2925' });
+      expect(placed.statusCode, placed.body).toBe(200);
+      await phones[0].waitForCall(10_000);
+      const deadline = Date.now() + 10_000;
+      while (busy.calls === 0 && Date.now() <= deadline) await sleep(100);
+      expect(busy.calls).toBe(1);
+      // Erin's busy branch is her mailbox (the pushed dialplan): let it answer, then hang up.
+      await sleep(2_000);
+      await asterisk.cli('channel request hangup all');
+      const call = await endedCall(placed.json().data.call_id as string, alice.user.token);
+      const fresh = await newRecords(before, 1);
+      expect(fresh, JSON.stringify(fresh)).toHaveLength(1);
+      expect(fresh[0].cdr_id).toBe(call.cdr_id);
+      expect(receiversOf(fresh[0]), fresh[0].receivers).toContainEqual(expect.objectContaining({ id: erin.user.id, number: '2925', status: 'BUSY' }));
+    } finally {
+      await busy.stop();
+    }
+  }, 60_000);
+
   it('stores true UTC from a host whose clock runs in another zone (Asia/Tokyo), pbx_timezone not set', async () => {
     const tokyo = await startAsterisk({ extraDialplan: CALLERS, hostZone: 'Asia/Tokyo' });
     const moved: AnsweringPhone[] = [];

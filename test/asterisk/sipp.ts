@@ -151,11 +151,15 @@ export interface AnsweringPhone {
   stop(): Promise<void>;
 }
 
-/** Registers `username` (rejecting unless Asterisk answers 200), then answers every INVITE. */
-export async function answeringPhone(options: PhoneOptions): Promise<AnsweringPhone> {
+/**
+ * Registers `username` (rejecting unless Asterisk answers 200), then answers every INVITE; with
+ * `busy`, refuses every INVITE with 486 Busy Here instead (scenarios/busy.xml).
+ */
+export async function answeringPhone(options: PhoneOptions & { busy?: boolean }): Promise<AnsweringPhone> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   for (let attempt = 1; ; attempt++) {
-    const run = startSipp(options, ['-oocsf', join(SCENARIOS_DIR, 'answer.xml'), '-d', String(24 * 3600 * 1000)], await freeUdpPort(), 'phone');
+    const scenario = join(SCENARIOS_DIR, options.busy ? 'busy.xml' : 'answer.xml');
+    const run = startSipp(options, ['-oocsf', scenario, '-d', String(24 * 3600 * 1000)], await freeUdpPort(), 'phone');
     const ended = { value: false };
     void run.exited.then(() => (ended.value = true));
     const deadline = Date.now() + timeoutMs;
