@@ -15,19 +15,7 @@ import { createAdmin, createExtension, createMobileTwinning, createSipDevice, cr
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { asteriskSuite, sleep, startAsterisk, type AsteriskInstance } from './harness.js';
 import { answeringPhone, type AnsweringPhone } from './sipp.js';
-import { asteriskApi, pushTo } from './tenant.js';
-
-/** Test-only callers of the originated calls: one presses 2 once the IVR answered, one only listens. */
-const CALLERS = `[pbxapi-test-caller]
-exten => press2,1,Wait(2)
-same => n,SendDTMF(2)
-same => n,Wait(4)
-same => n,Hangup()
-exten => listen,1,Wait(8)
-same => n,Hangup()
-exten => linger,1,Wait(16)
-same => n,Hangup()
-`;
+import { asteriskApi, pushTo, TEST_CALLERS } from './tenant.js';
 
 /** The SIPp process of the phone on `port` (started by this file, through test/asterisk/sipp.ts). */
 function sippPid(port: number): number {
@@ -105,7 +93,7 @@ asteriskSuite('call history from a real Asterisk', () => {
   }
 
   beforeAll(async () => {
-    asterisk = await startAsterisk({ extraDialplan: CALLERS });
+    asterisk = await startAsterisk({ extraDialplan: TEST_CALLERS });
     // The app listens to AMI events here: the hub starts a listener for the PBX once its settings are enabled.
     t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'true' } });
     demo = (await seedDemo(t.ctx)).seed.tenants[0];
@@ -377,7 +365,7 @@ asteriskSuite('call history from a real Asterisk', () => {
   }, 60_000);
 
   it('stores true UTC from a host whose clock runs in another zone (Asia/Tokyo), pbx_timezone not set', async () => {
-    const tokyo = await startAsterisk({ extraDialplan: CALLERS, hostZone: 'Asia/Tokyo' });
+    const tokyo = await startAsterisk({ extraDialplan: TEST_CALLERS, hostZone: 'Asia/Tokyo' });
     const moved: AnsweringPhone[] = [];
     try {
       // The demo tenant moves to that host: pushed there, its phones registered there.

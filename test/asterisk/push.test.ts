@@ -14,17 +14,7 @@ import { createAdmin, createExtension, createSipDevice, createTenant, createUser
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { asteriskSuite, startAsterisk, type AsteriskInstance } from './harness.js';
 import { answeringPhone, registerPhone } from './sipp.js';
-import { asteriskApi, pushTo as pushToAsterisk } from './tenant.js';
-
-/** Test-only callers: a channel that presses 2 once the IVR answered, and one that only listens. */
-const CALLERS = `[pbxapi-test-caller]
-exten => press2,1,Wait(2)
-same => n,SendDTMF(2)
-same => n,Wait(6)
-same => n,Hangup()
-exten => listen,1,Wait(4)
-same => n,Hangup()
-`;
+import { asteriskApi, pushTo as pushToAsterisk, TEST_CALLERS } from './tenant.js';
 
 asteriskSuite('the configuration push on a real Asterisk', () => {
   let asterisk: AsteriskInstance;
@@ -43,7 +33,7 @@ asteriskSuite('the configuration push on a real Asterisk', () => {
   const pushTo = (token: string, target: AsteriskInstance) => pushToAsterisk(t, token, target);
 
   beforeAll(async () => {
-    asterisk = await startAsterisk({ extraDialplan: CALLERS });
+    asterisk = await startAsterisk({ extraDialplan: TEST_CALLERS });
     t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
     demo = (await seedDemo(t.ctx)).seed.tenants[0];
     admin = (await createAdmin(t.ctx, { pbxId: demo.pbx_id })).token;

@@ -17,20 +17,10 @@ import { createAdmin, createKey } from '../factories.js';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { multipart } from '../imports.js';
 import { asteriskSuite, startAsterisk, type AsteriskInstance } from './harness.js';
-import { pushTo } from './tenant.js';
+import { pushTo, TEST_CALLERS } from './tenant.js';
 
 const SYNC_SCRIPT = fileURLToPath(new URL('../../scripts/pbx-sounds-sync.mjs', import.meta.url));
 const MP3 = readFileSync(new URL('../../src/modules/routing/sound-files/fixtures/tone-440hz-44k1-stereo.mp3', import.meta.url));
-
-/** A caller that only listens for a while, then hangs up. */
-const CALLERS = `[pbxapi-test-caller]
-exten => listen,1,Wait(3)
-same => n,Hangup()
-exten => press2,1,Wait(2)
-same => n,SendDTMF(2)
-same => n,Wait(5)
-same => n,Hangup()
-`;
 
 /** `seconds` of a 440 Hz tone on the left and 660 Hz on the right: a 44.1 kHz stereo 16-bit WAV, what Asterisk cannot play as it is. */
 function stereoWav(seconds: number): Buffer {
@@ -84,7 +74,7 @@ asteriskSuite('sound files on a real Asterisk, delivered by pbx-sounds-sync', ()
   const soundPath = (id: string) => `pbxapi/${prefix}/${compactId(id)}`;
 
   beforeAll(async () => {
-    asterisk = await startAsterisk({ extraDialplan: CALLERS });
+    asterisk = await startAsterisk({ extraDialplan: TEST_CALLERS });
     t = await buildTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
     demo = (await seedDemo(t.ctx)).seed.tenants[0];
     admin = (await createAdmin(t.ctx, { pbxId: demo.pbx_id })).token;

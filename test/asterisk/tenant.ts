@@ -6,6 +6,22 @@ import { expect } from 'vitest';
 import { bearer, type TestApp } from '../helpers.js';
 import type { AsteriskInstance } from './harness.js';
 
+/**
+ * Test-only callers for `channel originate <channel> extension <exten>@pbxapi-test-caller` (pass as
+ * `extraDialplan`): `press2` presses 2 once the far side answered (an IVR), `listen` stays 8 s,
+ * `linger` 16 s (long enough for a queue's member retries).
+ */
+export const TEST_CALLERS = `[pbxapi-test-caller]
+exten => press2,1,Wait(2)
+same => n,SendDTMF(2)
+same => n,Wait(4)
+same => n,Hangup()
+exten => listen,1,Wait(8)
+same => n,Hangup()
+exten => linger,1,Wait(16)
+same => n,Hangup()
+`;
+
 export const asteriskApi = (app: () => TestApp) => (method: 'GET' | 'POST' | 'PUT' | 'PATCH', url: string, token: string, payload?: object) =>
   app().app.inject({ method, url: `/api/v1${url}`, headers: bearer(token), ...(payload ? { payload } : {}) });
 
