@@ -9,6 +9,7 @@ import type { Database } from './db/database.js';
 import { frameworkErrorHandler, registerErrorHandling, registerNotFoundHandler } from './http/error-handler.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { registerQueryFlags } from './http/query-flags.js';
+import { registerQueryRules } from './http/query-rules.js';
 import { registerRouteDocs } from './http/route-docs.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
@@ -88,6 +89,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('ctx', ctx);
   for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
   registerErrorHandling(app, config.env === 'production');
+  // Before the route docs, which document a 422 wherever the query string is checked.
+  registerQueryRules(app, API_PREFIX);
   registerRouteDocs(app, API_PREFIX);
   registerContentRules(app);
   registerSecurityHeaders(app, { baseUrl: config.baseUrl, docsPrefix: `${API_PREFIX}/docs` });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ClientError, HttpError, NotFound, ValidationFailed, type FieldErrors } from '../platform/errors.js';
-import { validationMessage, validationField, type AjvError } from './validation-messages.js';
+import { repeatsAnother, validationMessage, validationField, type AjvError } from './validation-messages.js';
 
 /** Fastify's own client errors and the status and message they answer with. */
 const FASTIFY_CLIENT_ERRORS: Record<string, [number, string]> = {
@@ -18,6 +18,7 @@ export function toHttpError(error: FastifyError & { validation?: AjvError[]; val
     const errors: FieldErrors = {};
     const generic: FieldErrors = {};
     for (const item of error.validation) {
+      if (repeatsAnother(item)) continue;
       const field = validationField(item, error.validationContext);
       const target = item.keyword === 'anyOf' || item.keyword === 'oneOf' ? generic : errors;
       const message = validationMessage(item, field);

@@ -40,7 +40,8 @@ export type ListQuerySchema<O extends ListQueryOptions = ListQueryOptions> = TOb
 
 /**
  * The querystring schema of a list endpoint: search, sort, page, page size, filters, include.
- * The page-size spelling the endpoint does not declare is refused (422), never read.
+ * The page-size spelling it does not declare is refused (422) like other keys it does not take
+ * (query-rules.ts), and never read.
  */
 export function ListQuery<const O extends ListQueryOptions>(options: O): ListQuerySchema<O> {
   const pageSize = (options.pageSize ?? 'perPage') as PageSizeOf<O>;
@@ -65,18 +66,8 @@ export function ListQuery<const O extends ListQueryOptions>(options: O): ListQue
   for (const [key, schema] of Object.entries(options.filters ?? {})) properties[`filter[${key}]`] = Type.Optional(schema);
   if (options.include?.length) properties.include = IncludeParam(options.include);
   Object.assign(properties, options.extra ?? {});
-  const schema = Type.Object(properties, onlyPageSize(pageSize));
+  const schema = Type.Object(properties);
   return Object.assign(schema, { [PAGE_SIZE]: pageSize }) as unknown as ListQuerySchema<O>;
-}
-
-/**
- * Schema options that refuse the page-size spelling a list does not declare (422 naming the one
- * it does), for list querystrings written out by hand. Query-level keywords do not reach the
- * OpenAPI parameters; only the validator reads them.
- */
-export function onlyPageSize(declared: PageSizeName) {
-  const other: PageSizeName = declared === 'perPage' ? 'per_page' : 'perPage';
-  return { propertyNames: { not: { const: other }, 'x-page-size': declared } };
 }
 
 export function parseSort(raw: string | undefined, fallback: SortTerm[]): SortTerm[] {

@@ -1,3 +1,5 @@
+import { QUERY_RULES, type QueryKeyRules } from './query-rules.js';
+
 /** The parts of an ajv error we read (ajv runs with `verbose`, so parentSchema is there). */
 export interface AjvError {
   keyword: string;
@@ -9,9 +11,28 @@ export interface AjvError {
   propertyName?: string;
 }
 
-/** The property a `propertyNames` rule refused (list schemas refuse the undeclared page-size spelling). */
+/** The property a `propertyNames` rule refused (query keys a route does not take, see query-rules.ts). */
 function refusedName(error: AjvError): string | undefined {
   return error.propertyName ?? (error.keyword === 'propertyNames' ? String(error.params.propertyName) : undefined);
+}
+
+/**
+ * Whether an error only repeats another: ajv reports a refused property name twice, once from
+ * the rule inside `propertyNames` and once as `propertyNames` itself, which alone is worded.
+ */
+export function repeatsAnother(error: AjvError): boolean {
+  return error.propertyName !== undefined && error.keyword !== 'propertyNames';
+}
+
+function refusedQueryKey(name: string, rules: QueryKeyRules | undefined): string {
+  if (rules?.pageSize && (name === 'perPage' || name === 'per_page')) return `The ${name} parameter is not accepted here; the page size is ${rules.pageSize}.`;
+  if (name === 'include') return 'The selected include is invalid: this endpoint embeds no relations.';
+  if (name.startsWith('filter[')) {
+    return rules?.filters.length
+      ? `The ${name} parameter is not accepted here. Filters: ${rules.filters.join(', ')}.`
+      : `The ${name} parameter is not accepted here: this endpoint takes no filters.`;
+  }
+  return `The ${name} parameter is not accepted here.`;
 }
 
 /**
@@ -59,12 +80,10 @@ export function pbxTextMessage(field: string): string {
 export function validationMessage(error: AjvError, field: string): string {
   const label = field.replace(/_/g, ' ');
   const p = error.params;
-  if (refusedName(error)) {
-    const rule = (error.keyword === 'propertyNames' ? error.parentSchema?.propertyNames : error.parentSchema) as Record<string, unknown> | undefined;
-    const pageSize = rule?.['x-page-size'];
-    return typeof pageSize === 'string'
-      ? `The ${field} parameter is not accepted here; the page size is ${pageSize}.`
-      : `The ${field} parameter is not accepted here.`;
+  const refused = refusedName(error);
+  if (refused !== undefined) {
+    const rule = error.parentSchema?.propertyNames as Record<string, unknown> | undefined;
+    return refusedQueryKey(refused, rule?.[QUERY_RULES] as QueryKeyRules | undefined);
   }
   switch (error.keyword) {
     case 'required':

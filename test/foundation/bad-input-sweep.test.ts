@@ -343,9 +343,10 @@ describe('bad input on every operation of the OpenAPI document', () => {
   }
 
   /** Valid ids for path parameters: the demo tenant's samples, else the first item of the parent list. */
-  async function validIds(path: string): Promise<Record<string, string>> {
+  async function validIds(path: string, parameters: Parameter[] = []): Promise<Record<string, string>> {
     const samples = tenant.samples as Record<string, string | number>;
     const known: Record<string, string | number | undefined> = {
+      pbx_id: tenant.pbx_id,
       user: tenant.users[1].id,
       email: tenant.users[1].email,
       extension: samples.extension,
@@ -372,8 +373,17 @@ describe('bad input on every operation of the OpenAPI document', () => {
       }
       const parent = path.slice(0, path.indexOf(`{${name}}`) - 1).replace(/\{([^}]+)\}/g, (_, earlier: string) => ids[earlier]);
       const list = await t.app.inject({ url: `${base}${parent}`, headers: { authorization: `Bearer ${adminToken}` } });
-      const first = list.statusCode === 200 ? list.json<{ data?: Array<{ id?: string | number; type?: string }> }>().data?.[0] : undefined;
-      ids[name] = String(first?.id ?? first?.type ?? randomUUID());
+      const first = list.statusCode === 200 ? list.json<{ data?: Array<Record<string, unknown>> }>().data?.[0] : undefined;
+      // The item's id, its type (a setting's key) or its own field of that name (a version's number), as the parameter's schema takes it.
+      const declared = parameters.find((parameter) => parameter.in === 'path' && parameter.name === name);
+      const fits = (value: unknown) => {
+        if (typeof value !== 'string' && typeof value !== 'number') return false;
+        const schema = resolve(declared?.schema);
+        if (schema.format === 'uuid' && !/^[0-9a-f-]{36}$/i.test(String(value))) return false;
+        return !schema.pattern || new RegExp(schema.pattern, 'u').test(String(value));
+      };
+      const fromItem = [first?.id, first?.type, first?.[name]].find(fits);
+      ids[name] = String(fromItem ?? (declared ? sample(declared.schema) : randomUUID()));
     }
     return ids;
   }
@@ -511,6 +521,40 @@ describe('bad input on every operation of the OpenAPI document', () => {
     });
     return copy;
   }
+
+  it('refuses, on every read, an include it does not embed, a filter it does not declare and a repeated parameter, with the 422 naming them', async () => {
+    const refusals: string[] = [];
+    let reads = 0;
+    for (const [path, methods] of Object.entries(document.paths)) {
+      const operation = methods.get;
+      if (!operation) continue;
+      reads++;
+      const token = tokenFor(operation);
+      const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+      const ids = await validIds(path, operation.parameters);
+      const query = (operation.parameters ?? []).filter((p) => p.in === 'query');
+      const required = query.filter((p) => p.required).map((p) => `${p.name}=${encodeURIComponent(String(p.example ?? sample(p.schema)))}`);
+      const url = (extra: string[]) =>
+        `${base}${path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(ids[name]))}?${[...required, ...extra].join('&')}`;
+      const include = query.find((p) => p.name === 'include');
+      const expectations: Array<[string[], string]> = [
+        [['include=zzz'], 'include'],
+        [['include=a', 'include=b'], 'include'],
+        [['filter[zzz]=1'], 'filter[zzz]'],
+        [['filter%5Bzzz%5D=1'], 'filter[zzz]'],
+        // Every declared parameter sent twice: one value is expected, two are refused, never a 5xx.
+        ...query.filter((p) => p.name !== 'include').map((p): [string[], string] => [[`${p.name}=1`, `${p.name}=2`], p.name]),
+      ];
+      for (const [extra, field] of expectations) {
+        const response = await t.app.inject({ method: 'GET', url: url(extra), headers });
+        const errors = response.statusCode === 422 ? (response.json<{ errors: Record<string, string[]> }>().errors ?? {}) : {};
+        if (!(field in errors)) refusals.push(`${response.statusCode} GET ${path}?${extra.join('&')} ${response.body.slice(0, 160)}`);
+        else if (field === 'include' && !include && !errors.include[0].includes('embeds no relations')) refusals.push(`${path}: ${errors.include[0]}`);
+      }
+    }
+    expect(reads).toBeGreaterThan(40);
+    expect(refusals).toEqual([]);
+  });
 
   it('answers every probe, with a success or a 4xx in the contract error body, never a 5xx', { timeout: FULL ? 1_800_000 : 60_000 }, async () => {
     const operations = Object.entries(document.paths).flatMap(([path, methods]) =>

@@ -43,6 +43,50 @@ describe('list parameters on a real list endpoint', () => {
   });
 });
 
+describe('query keys a route does not take', () => {
+  let t: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    t = await buildTestApp();
+    token = (await createAdmin(t.ctx)).token;
+  });
+  afterAll(() => t.close());
+  const get = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) });
+
+  it('refuses an include where nothing is embedded, with the 422 of an include outside an allow-list', async () => {
+    const response = await get('/integrations/api-keys?include=owner');
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      message: 'The selected include is invalid: this endpoint embeds no relations.',
+      errors: { include: ['The selected include is invalid: this endpoint embeds no relations.'] },
+    });
+    // A read that declares no query string at all, and an empty include.
+    expect((await get('/me?include=')).json().errors).toHaveProperty('include');
+    // Where there is an allow-list, sent twice is refused as not one value.
+    const twice = await get('/users?include=groups&include=extensions');
+    expect(twice.statusCode).toBe(422);
+    expect(twice.json().errors.include).toEqual(['The include field must be a string.']);
+  });
+
+  it('refuses a filter the list does not declare, naming the ones it does', async () => {
+    const typo = await get('/integrations/api-keys?filter[revokd]=1');
+    expect(typo.statusCode).toBe(422);
+    expect(typo.json().errors).toEqual({ 'filter[revokd]': ['The filter[revokd] parameter is not accepted here. Filters: filter[revoked].'] });
+    expect((await get('/integrations/api-keys?filter[revoked]=1')).statusCode).toBe(200);
+    const none = await get('/me?filter[x]=1');
+    expect(none.json().errors).toEqual({ 'filter[x]': ['The filter[x] parameter is not accepted here: this endpoint takes no filters.'] });
+    // Other undeclared keys, such as a cache buster, still pass.
+    expect((await get('/integrations/api-keys?_=1700000000')).statusCode).toBe(200);
+  });
+
+  it('names every refused key of one request together', async () => {
+    const response = await get('/integrations/api-keys?per_page=5&filter[a]=1&include=x&sort=nope');
+    expect(response.statusCode).toBe(422);
+    expect(Object.keys(response.json().errors).sort()).toEqual(['filter[a]', 'include', 'per_page', 'sort']);
+    expect(response.json().errors.per_page).toEqual(['The per_page parameter is not accepted here; the page size is perPage.']);
+  });
+});
+
 describe('include allow-list', () => {
   const app = Fastify();
   beforeAll(async () => {
