@@ -36,7 +36,6 @@ export type AbsenceTypeInput = Static<typeof UpdateAbsenceTypeBody>;
 
 export const AbsenceTypeParams = Type.Object({ pbx_id: PbxIdParam, absence_type: Uuid({ description: 'The absence type id.' }) });
 export const AbsenceTypeListQuery = ListQuery({
-  pageSize: 'per_page',
   sort: ['name', 'created_at'],
   filters: { type: ledgerType, trashed: TrashedFilter },
 });

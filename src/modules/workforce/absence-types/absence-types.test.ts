@@ -49,7 +49,7 @@ describe('absence types', () => {
     expect(restored.json().data.deleted_at).toBeNull();
   });
 
-  it('lists with per_page, search, filter[type] and sort by name', async () => {
+  it('lists with perPage, search, filter[type] and sort by name', async () => {
     const s = await createWorkforceTenant(t.ctx);
     for (const [name, type] of [
       ['Sick leave', 'illness'],
@@ -62,7 +62,7 @@ describe('absence types', () => {
     expect(await names('')).toEqual(['Annual leave', 'Home office', 'Sick leave', 'Special leave']);
     expect(await names('sort=-name&search=leave')).toEqual(['Special leave', 'Sick leave', 'Annual leave']);
     expect(await names('filter[type]=home_office')).toEqual(['Home office']);
-    expect((await call('GET', `${types(s)}?per_page=3&page=2`, s.worker.token)).json().meta).toMatchObject({ total: 4, per_page: 3, current_page: 2 });
+    expect((await call('GET', `${types(s)}?perPage=3&page=2`, s.worker.token)).json().meta).toMatchObject({ total: 4, per_page: 3, current_page: 2 });
     expect((await call('GET', `${types(s)}?filter[type]=holiday`, s.worker.token)).statusCode).toBe(422);
   });
 

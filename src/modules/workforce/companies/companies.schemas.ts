@@ -65,7 +65,6 @@ export const CompanyParams = Type.Object({ pbx_id: PbxIdParam, company: Uuid({ d
 /** Sort names as the answer spells them; `company` is the name. */
 export const COMPANY_SORTS = ['company', 'city', 'country_cc', 'created_at', 'updated_at'] as const;
 export const CompanyListQuery = ListQuery({
-  pageSize: 'per_page',
   sort: COMPANY_SORTS,
   filters: {
     country_cc: Type.String({ pattern: '^[A-Za-z]{2}$', description: 'Companies of this country (ISO alpha-2, any case).' }),

@@ -64,7 +64,7 @@ describe('companies', () => {
     const other = (await call('POST', path, admin.token, { company: 'Acme Logistics S.à r.l.', city: 'Luxembourg', country_cc: 'LU' })).json().data;
     expect(other).toMatchObject({ address: 'Luxembourg', region: null, legalHolidays: 26, full_time: 144000 });
 
-    const list = await call('GET', `${path}?per_page=1`, admin.token);
+    const list = await call('GET', `${path}?perPage=1`, admin.token);
     expect(list.statusCode).toBe(200);
     expect(list.json().data.map((c: { company: string }) => c.company)).toEqual(['Acme Logistics S.à r.l.']);
     expect(list.json().meta).toMatchObject({ total: 2, per_page: 1, last_page: 2, path: `http://pbx.test/api/v1${path}` });

@@ -54,7 +54,6 @@ export const DepartmentInclude = Type.Object({ include: IncludeParam(DEPARTMENT_
 
 export const DEPARTMENT_SORTS = ['name', 'created_at', 'updated_at'] as const;
 export const DepartmentListQuery = ListQuery({
-  pageSize: 'per_page',
   sort: DEPARTMENT_SORTS,
   include: DEPARTMENT_INCLUDES,
   filters: {

@@ -48,7 +48,7 @@ describe('departments', () => {
     expect(list.json().data[0]).not.toHaveProperty('company');
     const withCompany = await call('GET', `${path}?include=company&filter[company_id]=${de.id}`, admin.token);
     expect(withCompany.json().data).toEqual([expect.objectContaining({ id: warehouse.id, company: expect.objectContaining({ id: de.id, region: 'BY' }) })]);
-    expect(ids(await call('GET', `${path}?search=patch&per_page=5`, admin.token))).toEqual([dispatch.id]);
+    expect(ids(await call('GET', `${path}?search=patch&perPage=5`, admin.token))).toEqual([dispatch.id]);
     expect(ids(await call('GET', `${path}?sort=-name`, admin.token))).toEqual([warehouse.id, dispatch.id, floating.id]);
     expect((await call('GET', `${path}/${dispatch.id}`, admin.token)).json().data).not.toHaveProperty('company');
     expect((await call('GET', `${path}/${dispatch.id}?include=company`, admin.token)).json().data.company.id).toBe(lu.id);
@@ -105,7 +105,7 @@ describe('departments', () => {
     const department = await createDepartment(t.ctx, admin.tenant);
     expect((await call('PATCH', `${path}/${department.id}`, admin.token, { company_id: foreign.id })).statusCode).toBe(422);
     expect((await call('GET', `${path}?include=users`, admin.token)).json().errors).toHaveProperty('include');
-    expect((await call('GET', `${path}?perPage=5`, admin.token)).json().errors).toHaveProperty('perPage');
+    expect((await call('GET', `${path}?per_page=5`, admin.token)).json().errors).toHaveProperty('per_page');
   });
 
   describe('validator_ids', () => {
@@ -167,7 +167,7 @@ describe('departments', () => {
         ['Warehouse', []],
         ['Yard', [luc.id, marie.id]],
       ]);
-      const second = await call('GET', `${path}?per_page=2&page=2&sort=-name`, admin.token);
+      const second = await call('GET', `${path}?perPage=2&page=2&sort=-name`, admin.token);
       expect(second.json().data.map((d: { validator_ids: string[] }) => d.validator_ids)).toEqual([[marie.id, anna.id], [anna.id]]);
 
       expect((await call('DELETE', `/${admin.pbxId}/employees/${marie.id}`, admin.token)).statusCode).toBe(204);

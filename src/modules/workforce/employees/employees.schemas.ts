@@ -52,7 +52,6 @@ export const EmployeeParams = Type.Object({ pbx_id: PbxIdParam, employee: Uuid({
 /** `name` sorts as the PBX writes names (its name order); the others by that column. */
 export const EMPLOYEE_SORTS = ['name', 'first_name', 'last_name', 'ext_id', 'created_at', 'updated_at'] as const;
 export const EmployeeListQuery = ListQuery({
-  pageSize: 'per_page',
   sort: EMPLOYEE_SORTS,
   filters: {
     user_id: Uuid({ description: 'The employee linked to this user.' }),

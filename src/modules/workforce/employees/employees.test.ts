@@ -34,7 +34,7 @@ describe('employees', () => {
     const tom = (await call('POST', path, admin.token, { first_name: 'Tom', last_name: 'Reuter' })).json().data;
     expect(tom.ext_id).toBeNull();
 
-    const list = await call('GET', `${path}?per_page=2`, admin.token);
+    const list = await call('GET', `${path}?perPage=2`, admin.token);
     expect(list.statusCode).toBe(200);
     expect(names(list)).toEqual(['Anna Schmit', 'Luc Weber']);
     expect(list.json().meta).toMatchObject({ total: 3, per_page: 2, last_page: 2 });
@@ -285,7 +285,7 @@ describe('employees', () => {
     for (const [query, field] of [
       ['filter[has_user]=maybe', 'filter[has_user]'],
       ['filter[user_id]=luc', 'filter[user_id]'],
-      ['per_page=101', 'per_page'],
+      ['perPage=101', 'perPage'],
       ['sort=email', 'sort'],
     ]) {
       const refused = await call('GET', `${path}?${query}`, admin.token);

@@ -39,7 +39,6 @@ export type HolidayInput = Static<typeof UpdateHolidayBody>;
 
 export const HolidayParams = Type.Object({ pbx_id: PbxIdParam, holiday: Uuid() });
 export const HolidayListQuery = ListQuery({
-  pageSize: 'per_page',
   sort: ['date', 'name'],
   filters: {
     company_id: Uuid({ description: 'Holidays that apply to this company: its own and those for every company.' }),

@@ -108,7 +108,6 @@ export type UpdateRecurringTransactionInput = Static<typeof UpdateRecurringTrans
 export const RecurringTransactionParams = Type.Object({ id: Uuid({ description: 'The recurring transaction id.' }) });
 
 export const RecurringTransactionListQuery = ListQuery({
-  pageSize: 'per_page',
   search: false,
   sort: ['created_at', 'next_run_at'],
   filters: {

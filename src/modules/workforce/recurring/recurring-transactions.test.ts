@@ -106,7 +106,7 @@ describe('recurring transactions: the API', () => {
     // A paused template has no next run: last either way.
     expect((await ids('?sort=-next_run_at')).at(-1)).toBe(third.id);
     expect((await ids('?sort=next_run_at')).at(-1)).toBe(third.id);
-    const page = await call('GET', '/recurring-transactions?per_page=2&page=2', own.pbxKey);
+    const page = await call('GET', '/recurring-transactions?perPage=2&page=2', own.pbxKey);
     expect(page.json()).toMatchObject({ data: [{ id: third.id }], meta: { per_page: 2, current_page: 2, total: 3 } });
     expect((await call('GET', '/recurring-transactions?filter[status]=running', own.pbxKey)).statusCode).toBe(422);
   });

@@ -40,7 +40,7 @@ describe('recurring transactions demo seed', () => {
   });
   const call = apiCaller(() => t);
   const templatesOf = async (tenant: DemoTenant) =>
-    (await call('GET', '/recurring-transactions?per_page=100', tenant.pbx_api_key)).json<{ data: Template[] }>().data;
+    (await call('GET', '/recurring-transactions?perPage=100', tenant.pbx_api_key)).json<{ data: Template[] }>().data;
 
   it('gives each tenant templates of each frequency: active, paused, completed (run) and failed (run)', async () => {
     for (const tenant of tenants) {

@@ -112,7 +112,7 @@ export const UpdateScheduleBody = Type.Object(optional(fields), {
 export type UpdateScheduleInput = Static<typeof UpdateScheduleBody>;
 
 export const ScheduleParams = Type.Object({ pbx_id: PbxIdParam, schedule: Uuid() });
-export const ScheduleListQuery = ListQuery({ pageSize: 'per_page', sort: ['name', 'created_at'], filters: { isActive: Type.Boolean() } });
+export const ScheduleListQuery = ListQuery({ sort: ['name', 'created_at'], filters: { isActive: Type.Boolean() } });
 
 export const PlanningEntry = Type.Object(
   {

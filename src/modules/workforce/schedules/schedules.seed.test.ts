@@ -36,7 +36,7 @@ describe('shift schedules demo seed', () => {
       // The on-call people come from two departments.
       expect(new Set(people.employees.map((e: { departmentId: string }) => e.departmentId)).size).toBe(2);
 
-      const list = (await call('GET', `/${tenant.pbx_id}/schedule-management?per_page=50`, tenant.pbx_api_key)).json().data;
+      const list = (await call('GET', `/${tenant.pbx_id}/schedule-management?perPage=50`, tenant.pbx_api_key)).json().data;
       expect(list.filter((s: { isActive: boolean }) => !s.isActive).map((s: { name: string }) => s.name)).toEqual(['Night shift']);
 
       const week = (await call('GET', `/${tenant.pbx_id}/schedule-management/${samples.schedule_department}/planning`, tenant.pbx_api_key)).json().data;

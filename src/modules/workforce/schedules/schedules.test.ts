@@ -231,7 +231,7 @@ describe('shift schedules', () => {
     expect((await call('GET', `/schedule-management/${other.scheduleId}/employees`, admin.token)).statusCode).toBe(404);
     expect((await call('PATCH', `/schedule-management/${other.scheduleId}`, admin.token, { name: 'Mine now' })).statusCode).toBe(404);
     expect((await call('DELETE', `/schedule-management/${other.scheduleId}`, pbxKey)).statusCode).toBe(404);
-    const listed = (await call('GET', '/schedule-management?per_page=100', user.token)).json();
+    const listed = (await call('GET', '/schedule-management?perPage=100', user.token)).json();
     expect(listed.data.map((s: { id: string }) => s.id)).toContain(created.id);
     expect(listed.data.map((s: { id: string }) => s.id)).not.toContain(other.scheduleId);
 

@@ -44,7 +44,7 @@ export const UpdateWorkShiftBody = Type.Object(
 export type WorkShiftInput = Static<typeof UpdateWorkShiftBody>;
 
 export const WorkShiftParams = Type.Object({ pbx_id: PbxIdParam, work_shift: Uuid() });
-export const WorkShiftListQuery = ListQuery({ pageSize: 'per_page', sort: ['name', 'weekly_seconds', 'created_at'], filters: { trashed: TrashedFilter } });
+export const WorkShiftListQuery = ListQuery({ sort: ['name', 'weekly_seconds', 'created_at'], filters: { trashed: TrashedFilter } });
 
 /** An employee works a pattern over a period. */
 export const WorkShiftAssignment = Type.Object(
@@ -78,7 +78,6 @@ export type AssignmentInput = Static<typeof UpdateAssignmentBody>;
 export const AssignmentParams = Type.Object({ pbx_id: PbxIdParam, assignment: Uuid() });
 export const AssignmentInclude = Type.Object({ include: IncludeParam(['work_shift']) });
 export const AssignmentListQuery = ListQuery({
-  pageSize: 'per_page',
   search: false,
   sort: ['valid_from'],
   include: ['work_shift'],

@@ -60,7 +60,7 @@ describe('work shifts and their assignments', () => {
       expect(restored.json().data.delete_date).toBeNull();
     });
 
-    it('lists with per_page, search and sort by name or weekly seconds', async () => {
+    it('lists with perPage, search and sort by name or weekly seconds', async () => {
       const own = await createWorkforceTenant(t.ctx);
       const list = (query: string) => call('GET', `/${own.tenant.pbxId}/work-shifts?${query}`, own.worker.token);
       await createShift(own, { name: 'Part time 50 %', monday: 14400, tuesday: 14400, wednesday: 14400, thursday: 14400, friday: 14400 });
@@ -71,7 +71,7 @@ describe('work shifts and their assignments', () => {
       expect(await names('sort=-weekly_seconds')).toEqual(['Full time 40 h', 'Part time 3 days', 'Part time 50 %']);
       expect(await names('sort=weekly_seconds')).toEqual(['Part time 50 %', 'Part time 3 days', 'Full time 40 h']);
       expect(await names('search=part')).toEqual(['Part time 3 days', 'Part time 50 %']);
-      const page = await list('per_page=2&page=2');
+      const page = await list('perPage=2&page=2');
       expect(page.json().meta).toMatchObject({ per_page: 2, current_page: 2, total: 3, last_page: 2 });
     });
 
@@ -166,7 +166,7 @@ describe('work shifts and their assignments', () => {
       expect(own.json().data.map((row: { id: string }) => row.id)).toEqual([second, first.id]);
       expect(own.json().data[0]).not.toHaveProperty('work_shift');
       expect(own.json().data[0].valid_until).toBeNull();
-      const embedded = await call('GET', `${assignments()}?include=work_shift&sort=valid_from&per_page=1`, s.worker.token);
+      const embedded = await call('GET', `${assignments()}?include=work_shift&sort=valid_from&perPage=1`, s.worker.token);
       expect(embedded.json().data[0]).toMatchObject({ id: first.id, work_shift: { name: 'Full time 40 h' } });
       expect(embedded.json().meta).toMatchObject({ per_page: 1, total: 2 });
       const during = await call('GET', `${assignments()}?filter[from]=2025-06-01&filter[to]=2025-06-30`, s.worker.token);
