@@ -62,6 +62,8 @@ interface Probe {
   /** A stream comes from a function, as it can be sent once. */
   payload?: string | Buffer | (() => Readable);
   what: string;
+  /** A field the schema itself must refuse: the answer is a 422 naming it (or a field inside it). */
+  refusedField?: string;
 }
 
 const deep = (depth: number, open: string, close: string, inner = '1') => open.repeat(depth) + inner + close.repeat(depth);
@@ -486,10 +488,24 @@ describe('bad input on every operation of the OpenAPI document', () => {
           const payload = JSON.stringify(withField(body, field, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), raw);
           probes.push({ method: upper, url: validUrl, headers: json, payload, what: `field ${field.join('.')}=${raw.slice(0, 30)}` });
         }
+        // A list of objects holding something else (`[null]`, `[1]`, `["a"]`, `[[]]`): refused by the schema, at the item.
+        if (isListOfObjects(jsonSchema, field)) {
+          for (const raw of ['[null]', '[1]', '["a"]', '[[]]']) {
+            const payload = JSON.stringify(withField(body, field, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), raw);
+            probes.push({ method: upper, url: validUrl, headers: json, payload, what: `field ${field.join('.')}=${raw}`, refusedField: field.join('.') });
+          }
+        }
       });
       probes.push({ method: upper, url: validUrl, headers: json, payload: JSON.stringify({ ...(body as object), unexpected_field: 1 }), what: 'extra field' });
     }
     return probes;
+  }
+
+  /** Whether the field at `path` is an array whose items are objects. */
+  function isListOfObjects(raw: Schema, path: Array<string | number>): boolean {
+    let schema = resolve(raw);
+    for (const key of path) schema = typeof key === 'number' ? resolve(schema.items) : resolve(schema.properties?.[key]);
+    return schema.type === 'array' && schema.items !== undefined && resolve(schema.items).type === 'object';
   }
 
   /** `['name']`, `['targets', 'webrtc']`, `['contactPhoneNumbers', 0, 'number']`: fields to two levels. */
@@ -597,6 +613,15 @@ describe('bad input on every operation of the OpenAPI document', () => {
         ({ probe, status, contentType, body }) => `${status} ${contentType} ${probe.method} ${probe.url.slice(0, 120)} [${probe.what}] ${body.slice(0, 120)}`,
       );
     expect(notContract).toEqual([]);
+    // Refused by the schema, before any business rule: a 422 naming the field or an item of it (an answer of 401 or 403 came first).
+    const notRefused = answers
+      .filter(({ probe, status, body }) => {
+        if (probe.refusedField === undefined || status === 401 || status === 403) return false;
+        const fields = status === 422 ? Object.keys((JSON.parse(body) as { errors?: object }).errors ?? {}) : [];
+        return !fields.some((field) => field === probe.refusedField || field.startsWith(`${probe.refusedField}.`));
+      })
+      .map(({ probe, status, body }) => `${status} ${probe.method} ${probe.url.slice(0, 120)} [${probe.what}] ${body.slice(0, 160)}`);
+    expect(notRefused).toEqual([]);
     expect(answers.length).toBeGreaterThan(3000);
   });
 });
