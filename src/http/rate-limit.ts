@@ -28,7 +28,8 @@ export function rateLimitKey(request: FastifyRequest): string {
   return principal.kind === 'user' ? `user:${principal.userId}` : `key:${principal.id}`;
 }
 
-function setHeaders(reply: FastifyReply, max: number, remaining: number, resetSeconds: number, windowSeconds: number): void {
+/** A limit's X-RateLimit-* and RateLimit / RateLimit-Policy headers; also set by a limit counted elsewhere (the configuration push's). */
+export function setRateLimitHeaders(reply: FastifyReply, max: number, remaining: number, resetSeconds: number, windowSeconds: number): void {
   reply.header('x-ratelimit-limit', max);
   reply.header('x-ratelimit-remaining', remaining);
   reply.header('x-ratelimit-reset', resetSeconds);
@@ -76,7 +77,7 @@ export function registerRateLimits(app: FastifyInstance, options: { perMinute: n
           return done();
         }
         const resetSeconds = Math.ceil(counted.ttl / 1000);
-        setHeaders(reply, max, Math.max(0, max - counted.current), resetSeconds, Math.ceil(windowMs / 1000));
+        setRateLimitHeaders(reply, max, Math.max(0, max - counted.current), resetSeconds, Math.ceil(windowMs / 1000));
         done(counted.current > max ? new TooManyRequests(resetSeconds) : undefined);
       },
       windowMs,

@@ -19,13 +19,19 @@ import {
   VersionParams,
 } from './config-push.schemas.js';
 import { presentPush, presentVersion, presentVersionDetail } from './config-push.presenter.js';
-import { ConfigPushService, PUSH_INTERVAL_SECONDS } from './pushes/pushes.service.js';
+import { ConfigPushService } from './pushes/pushes.service.js';
+import { PUSH_ACCEPTED_DESCRIPTION, PUSH_INTERVAL_SECONDS, PUSH_TOO_SOON_RESPONSE, underPushLimit } from './pushes/push-limit.js';
 
 /** An administrator, or an integration key holding `push-configuration`. */
 export const CONFIG_PUSH = { user: 'admin', integration: ['push-configuration'] } as const;
 
 const TAGS = ['Configuration push'];
-const LIMIT = `One push a minute per PBX (a rollback counts as one; a dry run does not): a push within ${PUSH_INTERVAL_SECONDS} s of the PBX's last is refused with 429 and Retry-After, the seconds left.`;
+const LIMIT = `One push a minute per PBX (a rollback counts as one; a dry run does not): a push within ${PUSH_INTERVAL_SECONDS} s of the PBX's last is refused with 429 and Retry-After, the seconds left. The 202 and that 429 carry the push limit's rate-limit headers (X-RateLimit-Limit 1, X-RateLimit-Remaining 0, X-RateLimit-Reset the seconds until the next push may go), not the general budget's.`;
+/** A push's 202 and its own 429, each described with the push limit's headers. */
+const PUSHED = {
+  202: Type.Object({ data: Type.Ref(ConfigurationPush) }, { description: PUSH_ACCEPTED_DESCRIPTION }),
+  429: PUSH_TOO_SOON_RESPONSE,
+};
 
 export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new ConfigPushService(ctx);
@@ -43,13 +49,32 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
       summary: 'Push the PBX configuration (or preview it with dry_run=1)',
       description: `Compiles the PBX's Asterisk configuration (pjsip.conf, extensions.conf, queues.conf, voicemail.conf, musiconhold.conf and a manifest) from its directory and routing. With dry_run=1: 200 with the files and a unified diff against the last pushed version, nothing pushed. Otherwise a new version is recorded and a durable job delivers it (AMI UpdateConfig and module reloads on Asterisk; the simulation's active configuration on the simulated engine): 202 with the push, whose progress GET /pbx/configuration/pushes/{push} shows. ${LIMIT} Two pushes of one PBX are never delivered at once, whichever instances run them.`,
       querystring: PushQuery,
-      response: { 200: DataEnvelope(Type.Ref(ConfigurationDryRun)), 202: DataEnvelope(Type.Ref(ConfigurationPush)) },
+      response: { 200: DataEnvelope(Type.Ref(ConfigurationDryRun)), ...PUSHED },
     },
     handler: async (request, reply) => {
       const tenant = tenantOfRequest(request);
       if (request.query.dry_run) return { data: await service.dryRun(tenant) };
-      const row = await service.push(tenant, principalOf(request), request.id);
+      const row = await underPushLimit(reply, () => service.push(tenant, principalOf(request), request.id));
       return reply.code(202).send({ data: presentPush(row) });
+    },
+  });
+
+  // Beside the table: the push limit's own 202 headers and 429.
+  app.withTypeProvider<TypeBoxTypeProvider>().route({
+    method: 'POST',
+    url: '/pbx/configuration/versions/:version/rollback',
+    config: { auth: CONFIG_PUSH },
+    schema: {
+      tags: TAGS,
+      operationId: 'rollbackConfiguration',
+      summary: 'Push an earlier version again',
+      description: `Pushes the files of the given version again, as a new version (rollback_of names the version): 202 with the push. ${LIMIT}`,
+      params: VersionParams,
+      response: PUSHED,
+    },
+    handler: async (request, reply) => {
+      const push = () => service.rollback(tenantOfRequest(request), principalOf(request), request.id, request.params.version);
+      return reply.code(202).send({ data: presentPush(await underPushLimit(reply, push)) });
     },
   });
 
@@ -80,16 +105,6 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
     description: 'Status queued, delivering, reloading, done or failed (with the reason), and the version it delivers.',
     params: PushParams,
     load: ({ tenant, params }) => service.get(tenant, params.push),
-  });
-  pushes.action('/pbx/configuration/versions/:version/rollback', {
-    method: 'POST',
-    status: 202,
-    auth: CONFIG_PUSH,
-    operationId: 'rollbackConfiguration',
-    summary: 'Push an earlier version again',
-    description: `Pushes the files of the given version again, as a new version (rollback_of names the version): 202 with the push. ${LIMIT}`,
-    params: VersionParams,
-    run: ({ tenant, principal, params, request }) => service.rollback(tenant, principal, request.id, params.version),
   });
 
   const versions = resourceRoutes(app, ctx.config.baseUrl, {

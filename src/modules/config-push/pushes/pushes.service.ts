@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../platform/context.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
-import { NotFound, TooManyRequests, ValidationFailed } from '../../../platform/errors.js';
+import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import {
   compileConfiguration,
@@ -30,9 +30,7 @@ import {
   updateVersion,
 } from '../versions/versions.queries.js';
 import { pushJob } from './push-job.js';
-
-/** The contract's limit: one push a minute per PBX. */
-export const PUSH_INTERVAL_SECONDS = 60;
+import { PUSH_INTERVAL_SECONDS, PushTooSoon } from './push-limit.js';
 
 export const filesOf = (row: ConfigVersionRow): ConfigFile[] => JSON.parse(row.files) as ConfigFile[];
 
@@ -234,7 +232,7 @@ export class ConfigPushService {
       if (!(await takePushGate(trx, tenant, stamp, notAfter))) {
         const last = await lastPushAt(trx, tenant);
         const wait = last ? (new Date(last).getTime() + PUSH_INTERVAL_SECONDS * 1000 - now.getTime()) / 1000 : PUSH_INTERVAL_SECONDS;
-        throw new TooManyRequests(wait, 'The configuration of this PBX may be pushed once a minute. Please retry later.');
+        throw new PushTooSoon(wait);
       }
       // The gate's row is this transaction's now: version numbers cannot race.
       const version = await nextVersionNumber(trx, tenant);

@@ -200,6 +200,49 @@ describe('configuration push', () => {
     await t.app.jobs.drain();
   });
 
+  it('answers a push and its 429 with the push limit’s own rate-limit headers, not the general budget’s', async () => {
+    const { admin } = await tenantWithAdmin();
+    const limitOf = (answer: { headers: Record<string, unknown> }) =>
+      ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'retry-after'].map((name) => answer.headers[name]);
+    // A dry run is not counted by the push limit: the general budget's headers.
+    const dry = await push(admin.token, '?dry_run=1');
+    expect(dry.headers['x-ratelimit-limit']).toBe('120');
+    const pushed = await push(admin.token);
+    expect(pushed.statusCode).toBe(202);
+    expect(limitOf(pushed)).toEqual(['1', '0', '60', undefined]);
+    expect(pushed.headers['ratelimit-policy']).toBe('"default";q=1;w=60');
+    t.clock.advance(20);
+    const refused = await push(admin.token);
+    expect(refused.statusCode).toBe(429);
+    expect(limitOf(refused)).toEqual(['1', '0', '40', '40']);
+    expect(refused.headers.ratelimit).toBe('"default";r=0;t=40');
+    // A rollback is a push: the same limit, the same headers.
+    const rollback = await request('POST', '/pbx/configuration/versions/1/rollback', admin.token);
+    expect(rollback.statusCode).toBe(429);
+    expect(limitOf(rollback)).toEqual(['1', '0', '40', '40']);
+    t.clock.advance(40);
+    const again = await request('POST', '/pbx/configuration/versions/1/rollback', admin.token);
+    expect(again.statusCode).toBe(202);
+    expect(limitOf(again)).toEqual(['1', '0', '60', undefined]);
+    await t.app.jobs.drain();
+  });
+
+  it('documents the push limit’s own 429 and its headers', async () => {
+    const document = (await t.app.inject('/api/v1/openapi.json')).json();
+    for (const [path, operation] of [
+      ['/pbx/configuration/push', 'pushConfiguration'],
+      ['/pbx/configuration/versions/{version}/rollback', 'rollbackConfiguration'],
+    ]) {
+      const answer = document.paths[path].post;
+      expect(answer.operationId).toBe(operation);
+      const tooMany = answer.responses['429'];
+      expect(tooMany.description).toMatch(/one push a minute per PBX/i);
+      expect(tooMany.description).toContain('X-RateLimit-Limit 1, X-RateLimit-Remaining 0, X-RateLimit-Reset and Retry-After the seconds');
+      expect(Object.keys(tooMany.headers)).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']));
+      expect(answer.responses['202'].description).toContain('X-RateLimit-Limit 1, X-RateLimit-Remaining 0, X-RateLimit-Reset 60');
+    }
+  });
+
   it('lets exactly one of two simultaneous pushes through', async () => {
     const { tenant, admin } = await tenantWithAdmin();
     const key = await createKey(t.ctx, tenant, 'integration', ['push-configuration']);
