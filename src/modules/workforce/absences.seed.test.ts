@@ -28,7 +28,7 @@ interface Row {
   accepted_by: Array<{ employee_id: string | null; status: string }>;
   request_group_id: string | null;
   removal_of_id: string | null;
-  adjustment: string | null;
+  adjustment: { tr_type: string } | null;
 }
 
 async function seededApp(now: string): Promise<{ t: TestApp; tenants: DemoTenant[] }> {

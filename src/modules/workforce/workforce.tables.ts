@@ -164,7 +164,11 @@ export interface AbsenceRequestTable {
   decided_at: Timestamp | null;
   /** On a balance adjustment a recurring transaction's run wrote (migration 0012): the template; null on requests. */
   recurring_transaction_id: string | null;
-  /** On a balance adjustment: whether it added to the balance or took from it; null on requests. */
+  /**
+   * On a balance adjustment: whether it added to the balance or took from it; null on requests. Its
+   * unsigned amount is stored in working_days (days) or total_seconds (overtime), which the API shows
+   * as 0 (no time taken) and as the signed `adjustment` object instead (absence-view.ts).
+   */
   adjustment: 'credit' | 'debit' | null;
   created_at: Timestamp;
   updated_at: Timestamp;

@@ -46,6 +46,35 @@ export const WorkingDayDetail = Type.Object({
   end_time: Nullable(HourMinute('Non-null only on a half-day last day.')),
 });
 
+/**
+ * The balance change a recurring transaction's run wrote: kept out of working_days and
+ * total_seconds, which count time taken, so that a sum of those never counts a credit as time used.
+ */
+export const BalanceAdjustment = Type.Object(
+  {
+    tr_type: StringEnum(['credit', 'debit'] as const, { description: 'credit: added to the balance; debit: taken from it.' }),
+    working_days: Type.Number({
+      description:
+        'Signed change, in days, of the day balance the type keeps: leave_balance for legal, ho_balance for home_office (positive for a credit, negative for a debit); 0 for overtime_balance.',
+      examples: [2.5, -1],
+    }),
+    seconds: Type.Integer({
+      format: 'int32',
+      description:
+        'Signed change, in seconds, of compensatory_balance for overtime_balance (positive for a credit, negative for a debit; the template\u2019s hours \u00d7 3600); 0 for legal and home_office.',
+      examples: [7200, -5400],
+    }),
+    recurring_transaction_id: Uuid({ description: 'The recurring transaction whose run wrote the row.' }),
+  },
+  {
+    description:
+      "Only on a balance adjustment a recurring transaction's run wrote; null on requests. Such a row is accepted as written, holds no day " +
+      '(requested_time is empty, total_seconds and working_days are 0, working_day_details is empty) and cannot be approved, rejected, canceled or taken back (422): ' +
+      'its amount and sign are here and nowhere else. Sum these, not total_seconds or working_days, for the history of a balance.',
+  },
+);
+export type BalanceAdjustmentView = Static<typeof BalanceAdjustment>;
+
 export const AbsenceRequest = Type.Object(
   {
     id: Uuid(),
@@ -80,10 +109,15 @@ export const AbsenceRequest = Type.Object(
       }),
     ),
     working_days: Type.Number({
-      description: "Working days consumed, each day as its share of a full day of the employee's shift (4 h of an 8 h day = 0.5). What an approval debits.",
+      description:
+        "Working days consumed, each day as its share of a full day of the employee's shift (4 h of an 8 h day = 0.5). What an approval debits. " +
+        '0 on a balance adjustment (see adjustment), which consumes no day.',
       examples: [5, 0.5],
     }),
-    total_seconds: Type.Integer({ format: 'int32', description: 'The sum of requested_time.' }),
+    total_seconds: Type.Integer({
+      format: 'int32',
+      description: 'The sum of requested_time; 0 when there is no breakdown (a balance adjustment: its signed amount is in adjustment).',
+    }),
     workshift_seconds_per_day: Type.Integer({
       format: 'int32',
       description: "Seconds of a full day of the employee's shift on the first working day (28800 for 8 h); 0 = unknown.",
@@ -117,14 +151,7 @@ export const AbsenceRequest = Type.Object(
     ),
     request_group_id: Nullable(Uuid({ description: 'Shared by the rows one home-office request created; null otherwise.' })),
     removal_of_id: Nullable(Uuid({ description: 'On a removal row: the accepted request it takes back.' })),
-    adjustment: Nullable(
-      StringEnum(['credit', 'debit'] as const, {
-        description:
-          "On a balance adjustment a recurring transaction's run wrote: credit (added to the balance) or debit (taken from it); null on requests. " +
-          'An adjustment is accepted as written, holds no day (requested_time is empty), and cannot be approved, rejected, canceled or taken back (422). ' +
-          'Its amount is working_days for legal and home_office, total_seconds for overtime_balance.',
-      }),
-    ),
+    adjustment: Nullable(BalanceAdjustment),
     recurring_transaction_id: Nullable(Uuid({ description: 'On a balance adjustment: the recurring transaction whose run wrote it.' })),
     created: DateTime(),
     modified: DateTime(),

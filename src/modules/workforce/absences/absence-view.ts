@@ -7,7 +7,7 @@ import { addDays, dayAsDateTime, type CalendarDay } from '../shared/days.js';
 import type { StoredAbsenceStatus, StoredAbsenceType } from '../workforce.tables.js';
 import { workingDayDetails, type AbsencePeriod } from './absence-amounts.js';
 import type { AbsenceRow, AbsenceTableRow, ValidatorRow } from './absence-requests.queries.js';
-import type { AbsenceRequestView, AbsenceStatus, AbsenceType, NextAvailabilityView } from './absence-requests.schemas.js';
+import type { AbsenceRequestView, AbsenceStatus, AbsenceType, BalanceAdjustmentView, NextAvailabilityView } from './absence-requests.schemas.js';
 
 const TYPES_OUT: Record<StoredAbsenceType, AbsenceType> = {
   absence: 'legal',
@@ -58,10 +58,30 @@ export function halfDayTimes(row: AbsenceTableRow, split: string): { startTime: 
   };
 }
 
+/**
+ * A balance adjustment's amount with its sign, in the unit of the balance it changed. The row
+ * stores the unsigned amount in working_days (days) or total_seconds (overtime) with its direction,
+ * which is what the run applied (balances.ts); the contract's fields show 0 there, as no time is taken.
+ */
+export function adjustmentOf(
+  row: Pick<AbsenceTableRow, 'adjustment' | 'working_days' | 'total_seconds' | 'recurring_transaction_id'>,
+): BalanceAdjustmentView | null {
+  if (!row.adjustment || !row.recurring_transaction_id) return null;
+  const sign = row.adjustment === 'debit' ? -1 : 1;
+  return {
+    tr_type: row.adjustment,
+    // `+ 0` turns the -0 of a debit of nothing into 0.
+    working_days: sign * row.working_days + 0,
+    seconds: sign * row.total_seconds + 0,
+    recurring_transaction_id: row.recurring_transaction_id,
+  };
+}
+
 export function presentAbsence(row: AbsenceRow, validators: ValidatorRow[], split: string, nextAvailability?: NextAvailabilityView | null): AbsenceRequestView {
   const period = periodOf(row);
   const times = halfDayTimes(row, split);
   const requestedTime = requestedTimeOf(row);
+  const adjustment = adjustmentOf(row);
   return {
     id: row.id,
     mxvp_user_id: row.pbx_id,
@@ -78,8 +98,9 @@ export function presentAbsence(row: AbsenceRow, validators: ValidatorRow[], spli
     start: dayAsDateTime(row.start_day),
     end: dayAsDateTime(addDays(row.end_day, 1)),
     requested_time: requestedTime,
-    working_days: row.working_days,
-    total_seconds: row.total_seconds,
+    // An adjustment takes no time: its amount is in `adjustment` alone.
+    working_days: adjustment ? 0 : row.working_days,
+    total_seconds: adjustment ? 0 : row.total_seconds,
     workshift_seconds_per_day: row.workshift_seconds_per_day,
     is_half_day: period.startsHalfDay || period.endsHalfDay,
     starts_half_day: period.startsHalfDay,
@@ -92,7 +113,7 @@ export function presentAbsence(row: AbsenceRow, validators: ValidatorRow[], spli
     ...(nextAvailability === undefined ? {} : { next_availability: nextAvailability }),
     request_group_id: row.request_group_id,
     removal_of_id: row.removal_of_id,
-    adjustment: row.adjustment,
+    adjustment,
     recurring_transaction_id: row.recurring_transaction_id,
     created: row.created_at,
     modified: row.updated_at,

@@ -98,14 +98,14 @@ describe('recurring transactions: the scheduler', () => {
         start: '2026-02-01T00:00:00.000Z',
         end: '2026-02-02T00:00:00.000Z',
         requested_time: {},
-        working_days: 2.5,
+        working_days: 0,
         total_seconds: 0,
         workshift_seconds_per_day: 0,
         working_day_details: [],
         comment: 'Monthly accrual',
         accepted_by: [],
         company_id: s.company.id,
-        adjustment: 'credit',
+        adjustment: { tr_type: 'credit', working_days: 2.5, seconds: 0, recurring_transaction_id: created.id },
         recurring_transaction_id: created.id,
       }),
     ]);
@@ -135,6 +135,47 @@ describe('recurring transactions: the scheduler', () => {
       status: 'approved',
     });
     expect(await balances(s)).toEqual({ leave_balance: 10, compensatory_balance: 3600 - 5400, ho_balance: 5 });
+  });
+
+  it('its ledger rows take no time (total_seconds and working_days 0, requested_time {}): the signed amount is in adjustment alone', async () => {
+    const s = await tenant();
+    t.clock.set(NOW);
+    const credit = await create(s, { type: 'overtime_balance', amount: 2, tr_type: 'credit' });
+    const debit = await create(s, { type: 'overtime_balance', amount: 1.5, tr_type: 'debit' });
+    const days = await create(s, { type: 'legal', amount: 2.5, tr_type: 'debit' });
+    await at(START.feb);
+    // The balances follow the signed amounts: 3600 + 7200 - 5400 s, 10 - 2.5 days.
+    expect(await balances(s)).toEqual({ leave_balance: 7.5, compensatory_balance: 5400, ho_balance: 5 });
+
+    const listed = await call('GET', `${f.absencesUrl(s)}?filter[type]=overtime_balance,legal`, s.pbxKey);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const rows = listed.json<{ data: Array<Record<string, unknown>> }>().data;
+    const byTemplate = (id: string) => rows.find((row) => row.recurring_transaction_id === id);
+    const noTime = { status: 'accepted', requested_time: {}, total_seconds: 0, working_days: 0, working_day_details: [] };
+    expect(byTemplate(credit.id)).toMatchObject({
+      ...noTime,
+      type: 'overtime_balance',
+      adjustment: { tr_type: 'credit', seconds: 7200, working_days: 0, recurring_transaction_id: credit.id },
+    });
+    expect(byTemplate(debit.id)).toMatchObject({
+      ...noTime,
+      type: 'overtime_balance',
+      adjustment: { tr_type: 'debit', seconds: -5400, working_days: 0, recurring_transaction_id: debit.id },
+    });
+    expect(byTemplate(days.id)).toMatchObject({
+      ...noTime,
+      type: 'legal',
+      adjustment: { tr_type: 'debit', seconds: 0, working_days: -2.5, recurring_transaction_id: days.id },
+    });
+    // A client summing the time taken off against overtime counts none of it; the adjustments sum to the balance's change.
+    const overtime = rows.filter((row) => row.type === 'overtime_balance');
+    expect(overtime.reduce((sum, row) => sum + (row.total_seconds as number), 0)).toBe(0);
+    expect(overtime.reduce((sum, row) => sum + (row.adjustment as { seconds: number }).seconds, 0)).toBe(5400 - 3600);
+    // Time really taken off against overtime still reads as such, and debits what it says.
+    const asked = await f.ask(s, { type: 'overtime_balance', start: '2026-02-02', end: '2026-02-02' }, { token: s.pbxKey, employeeId: s.employee.id });
+    const taken = await f.move(s, asked.id, 'approve', s.pbxKey);
+    expect(taken).toMatchObject({ adjustment: null, total_seconds: 28800, requested_time: { '2026-02-02': 28800 } });
+    expect(await balances(s)).toMatchObject({ compensatory_balance: 5400 - 28800 });
   });
 
   it('a run_once template completes after its run; home-office days count against ho_balance and never reach the calendar', async () => {

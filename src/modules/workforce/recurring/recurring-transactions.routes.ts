@@ -57,7 +57,8 @@ export async function recurringTransactionRoutes(app: FastifyInstance, { ctx }: 
       'or overtime_balance (amount in hours, compensatory_balance in seconds: a run books round(amount \u00d7 3600) s); any other type is 422. ' +
       'absence_type_id: a live absence type of the PBX of the same type (422 otherwise). amount > 0; note 0-65535 characters. ' +
       'The template is active at once; next_run_at is the next start of a month (monthly_start) or of a year (yearly_start) after now, local midnight in the PBX\u2019s time zone, as UTC. ' +
-      'Each run writes one accepted ledger row (an absence request with adjustment credit|debit, sub_type the template\u2019s or `recurring`, dated the run\u2019s day) ' +
+      'Each run writes one accepted ledger row (an absence request dated the run\u2019s day, sub_type the template\u2019s or `recurring`) that takes no time ' +
+      '(requested_time {}, total_seconds and working_days 0): its signed amount is its adjustment object (working_days for legal and home_office, seconds for overtime_balance) ' +
       'and changes the balance of the contract covering that day; a run that cannot apply (employee deleted, no contract that day, untracked home-office balance) ' +
       'sets status failed with failure_reason. created_by_user_id is null. 201: the recurring transaction object, flat.',
     body: CreateRecurringTransactionBody,

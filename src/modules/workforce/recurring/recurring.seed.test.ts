@@ -62,8 +62,10 @@ describe('recurring transactions demo seed', () => {
         type: 'overtime_balance',
         sub_type: 'bonus',
         status: 'accepted',
-        adjustment: 'credit',
-        total_seconds: 4 * 3600,
+        adjustment: { tr_type: 'credit', seconds: 4 * 3600, working_days: 0, recurring_transaction_id: completed.id },
+        total_seconds: 0,
+        working_days: 0,
+        requested_time: {},
         start: '2026-03-01T00:00:00.000Z',
         recurring_transaction_id: completed.id,
       });
