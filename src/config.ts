@@ -12,6 +12,8 @@ export interface Config {
   port: number;
   /** Public address clients use; ends in /api/v1. */
   baseUrl: string;
+  /** The deployments the OpenAPI document's `servers` names (API_SERVERS), beside this server; each ends in /api/v1. */
+  apiServers: ApiServer[];
   /** `postgres://...` for PostgreSQL; otherwise the SQLite file path. */
   databaseUrl: string | null;
   /** PostgreSQL connections per instance (DATABASE_POOL_SIZE); several instances together must stay under the server's max_connections. */
@@ -160,6 +162,38 @@ export function parseListenAddress(value: string | undefined, name: string): { h
 }
 
 /** `https://app.example.com,http://localhost:5173`: exact origins, kept as browsers send them (lower case, no default port). */
+export interface ApiServer {
+  /** What the operator calls it (`production`, `staging`, `development`). */
+  name: string;
+  url: string;
+}
+
+/**
+ * API_SERVERS: `name=url` pairs, comma-separated (`production=https://pbx.example.com/api/v1,...`).
+ * Each address is absolute http(s) and ends in /api/v1, the contract's major version.
+ */
+export function parseApiServers(value: string | undefined): ApiServer[] {
+  const entries = (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const servers = entries.map((entry) => {
+    const equals = entry.indexOf('=');
+    const name = equals > 0 ? entry.slice(0, equals).trim() : '';
+    const url = (equals > 0 ? entry.slice(equals + 1).trim() : entry).replace(/\/$/, '');
+    if (!name) throw new Error(`API_SERVERS: "${entry}" has no name (write name=url, e.g. staging=https://staging.example.com/api/v1)`);
+    const parsed = URL.canParse(url) ? new URL(url) : null;
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.search || parsed.hash || !parsed.pathname.endsWith('/api/v1')) {
+      throw new Error(`API_SERVERS: the address of "${name}" must be an absolute http(s) URL ending in /api/v1, got "${url}"`);
+    }
+    return { name, url };
+  });
+  const names = servers.map((server) => server.name);
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated) throw new Error(`API_SERVERS: "${repeated}" is named twice`);
+  return servers;
+}
+
 export function parseOrigins(value: string | undefined, name: string): string[] {
   const entries = (value ?? '')
     .split(',')
@@ -200,6 +234,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host,
     port,
     baseUrl: (env.BASE_URL ?? `http://${host}:${port}/api/v1`).replace(/\/$/, ''),
+    apiServers: parseApiServers(env.API_SERVERS),
     databaseUrl: env.DATABASE_URL || null,
     databasePoolSize: atLeastOne(intFrom(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'), 'DATABASE_POOL_SIZE'),
     sqlitePath: resolve(env.SQLITE_PATH ?? `${dataDir}/pbx-api.sqlite`),

@@ -22,14 +22,26 @@ const CONTACT = { name: 'pbx-api maintainers (see the project README)' };
 
 const ApiIndex = Type.Object({ name: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() });
 
-/** OpenAPI 3.1 built from the route schemas, served at /openapi.json, with a docs page at /docs. */
+/**
+ * This server first (the docs page's "Try it out" calls it), then the other deployments the
+ * operator lists in API_SERVERS (the contract's production, staging and development servers).
+ */
+export function serversOf(config: Pick<Config, 'baseUrl' | 'apiServers'>): Array<{ url: string; name?: string; description: string }> {
+  const own = config.apiServers.find((server) => server.url === config.baseUrl);
+  return [
+    own ? { url: own.url, name: own.name, description: `${own.name} (this server)` } : { url: config.baseUrl, description: 'This server' },
+    ...config.apiServers.filter((server) => server !== own).map((server) => ({ url: server.url, name: server.name, description: server.name })),
+  ];
+}
+
+/** OpenAPI 3.2 built from the route schemas, served at /openapi.json, with a docs page at /docs. */
 export async function registerOpenApi(app: FastifyInstance, config: Config, prefix: string): Promise<void> {
   await app.register(swagger, {
     openapi: {
-      openapi: '3.1.0',
+      openapi: '3.2.0',
       info: { title: 'pbx-api', version: API_VERSION, description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
       // The server's address ends in /api/v1 (the contract's {base_url}), so paths are the contract's own (`/login`, `/me`).
-      servers: [{ url: config.baseUrl, description: 'This server' }],
+      servers: serversOf(config),
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'User token from POST /login, a magic link or a one-time code (prefix pbxu_).' },

@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
@@ -33,8 +34,8 @@ describe('OpenAPI document and docs page', () => {
   });
   afterAll(() => t.close());
 
-  it('is OpenAPI 3.1 with the five security schemes', () => {
-    expect(document.openapi).toBe('3.1.0');
+  it('is OpenAPI 3.2.0, as the contract describes it, with the five security schemes', () => {
+    expect(document.openapi).toBe('3.2.0');
     expect(Object.keys(document.components.securitySchemes).sort()).toEqual(['ApiKeyAuth', 'IntegrationApiKey', 'PbxApiKey', 'PbxServerAuth', 'bearerAuth']);
   });
 
@@ -62,6 +63,34 @@ describe('OpenAPI document and docs page', () => {
     expect(document.servers).toEqual([expect.objectContaining({ url: 'http://pbx.test/api/v1' })]);
     expect(Object.keys(document.paths)).toContain('/login');
     expect(Object.keys(document.paths).filter((path) => path.startsWith('/api/'))).toEqual([]);
+  });
+
+  it('lists the deployments API_SERVERS names after this server, which comes first', async () => {
+    const listed = await buildTestApp({
+      env: {
+        BASE_URL: 'https://staging.pbx.test/api/v1',
+        API_SERVERS: 'production=https://pbx.test/api/v1, staging=https://staging.pbx.test/api/v1/,development=http://127.0.0.1:8080/api/v1',
+      },
+    });
+    try {
+      expect((await listed.app.inject('/api/v1/openapi.json')).json().servers).toEqual([
+        { url: 'https://staging.pbx.test/api/v1', name: 'staging', description: 'staging (this server)' },
+        { url: 'https://pbx.test/api/v1', name: 'production', description: 'production' },
+        { url: 'http://127.0.0.1:8080/api/v1', name: 'development', description: 'development' },
+      ]);
+    } finally {
+      await listed.close();
+    }
+  });
+
+  it('refuses an API_SERVERS entry without a name, off /api/v1 or named twice, saying which', () => {
+    expect(() => loadConfig({ API_SERVERS: 'https://pbx.test/api/v1' })).toThrow('API_SERVERS: "https://pbx.test/api/v1" has no name');
+    expect(() => loadConfig({ API_SERVERS: 'production=https://pbx.test/api' })).toThrow(
+      'the address of "production" must be an absolute http(s) URL ending in /api/v1',
+    );
+    expect(() => loadConfig({ API_SERVERS: 'production=ftp://pbx.test/api/v1' })).toThrow('must be an absolute http(s) URL');
+    expect(() => loadConfig({ API_SERVERS: 'a=https://a.test/api/v1,a=https://b.test/api/v1' })).toThrow('"a" is named twice');
+    expect(loadConfig({}).apiServers).toEqual([]);
   });
 
   it('documents the errors each operation can answer: 401/403 when secured, 404 with a path id, 422 with input, 429 always', () => {
