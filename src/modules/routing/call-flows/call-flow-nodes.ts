@@ -86,8 +86,13 @@ export type CallFlowNode = Static<(typeof CALL_FLOW_NODES)[number]>;
 export type CallFlowNodeType = CallFlowNode['type'];
 export const NODE_TYPES = CALL_FLOW_NODES.map((schema): CallFlowNodeType => schema.properties.type.const);
 
-/** One node of any type, told apart by `type` (OpenAPI and ajv discriminator). */
+/**
+ * One node of any type, told apart by `type` (OpenAPI and ajv discriminator). `type: object` is
+ * needed beside it: ajv applies the discriminator (which stands in for `oneOf`) to objects only,
+ * so without it a node that is `null`, a number or a string would pass validation.
+ */
 export const CallFlowNodeSchema = Type.Unsafe<CallFlowNode>({
+  type: 'object',
   oneOf: CALL_FLOW_NODES.map((schema) => ({ $ref: `${schema.$id}#` })),
   discriminator: { propertyName: 'type' },
 });

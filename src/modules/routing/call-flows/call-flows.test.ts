@@ -128,6 +128,22 @@ describe('call flows and the routing graph', () => {
     expect(badKey.statusCode).toBe(422);
   });
 
+  it('refuses a node that is not an object at validation, naming it (no 500, no business check first)', async () => {
+    const flow = (await create({ name: 'Objects only', entry: 'a', nodes: [{ key: 'a', type: 'hangup' }] })).json().data;
+    for (const node of [null, 1, 'a', [], true]) {
+      for (const [index, response] of [
+        [0, await create({ name: 'x', entry: 'a', nodes: [node] })],
+        [1, await call('PATCH', `/call-flows/${flow.id}`, admin.token, { nodes: [{ key: 'a', type: 'hangup' }, node] })],
+      ] as const) {
+        expect(response.statusCode, JSON.stringify(node)).toBe(422);
+        expect(response.json(), JSON.stringify(node)).toEqual({
+          message: `The nodes.${index} field must be an object.`,
+          errors: { [`nodes.${index}`]: [`The nodes.${index} field must be an object.`] },
+        });
+      }
+    }
+  });
+
   it('refuses each routing problem with 422 naming its path', async () => {
     const ghost = randomUUID();
     const dangling = await create({ name: 'Dangling', entry: 'a', nodes: [{ key: 'a', type: 'ring_user', user_id: ghost }] });
