@@ -4,6 +4,7 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.
 import type { UserPrincipal } from '../../../platform/auth/principal.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { DeliveryStatus, WebhookDeliveryTable } from '../../../platform/webhooks/webhooks.tables.js';
+import { DELIVERY_SORTS } from './webhooks.schemas.js';
 
 export type DeliveryRow = Selectable<WebhookDeliveryTable>;
 
@@ -36,10 +37,18 @@ function seenBy(tenant: Tenant, reader: UserPrincipal): DeliveryScope {
   return { pbxId: tenant.pbxId, userId: reader.role === 'admin' ? undefined : reader.userId };
 }
 
-const deliveryPage = pagedQuery({ scoped: deliveriesOf, columns: (query) => query.selectAll() });
+const deliveryPage = pagedQuery({ scoped: deliveriesOf, columns: (query) => query.selectAll(), nullsLast: ['delivered_at'] });
 
+const SORTABLE: ReadonlySet<string> = new Set(DELIVERY_SORTS);
+
+/** A page of the log, sorted by the declared sort fields only (the list schema refuses others with 422; this never orders by another column). */
 export function listDeliveries(db: Kysely<DB>, tenant: Tenant, reader: UserPrincipal, filters: DeliveryFilters, sort: SortTerm[], page: PageRequest) {
-  return deliveryPage(db, { ...seenBy(tenant, reader), ...filters }, sort, page);
+  return deliveryPage(
+    db,
+    { ...seenBy(tenant, reader), ...filters },
+    sort.filter((term) => SORTABLE.has(term.field)),
+    page,
+  );
 }
 
 export function findDelivery(db: Kysely<DB>, tenant: Tenant, reader: UserPrincipal, id: string) {

@@ -59,7 +59,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     summary: 'Delivery log of outgoing webhooks, newest first',
     description:
       'User tokens only (API keys are refused). An administrator reads every delivery of the PBX, any other user only the deliveries of events about its own things (its contact imports). ' +
-      'Narrow with `filter[event]`, `filter[status]` (pending, delivered, failed) and `filter[subject_id]`; each entry carries the signed payload, the attempts and the last answer or error.',
+      'Narrow with `filter[event]`, `filter[status]` (pending, delivered, failed) and `filter[subject_id]`; newest first unless `sort` says otherwise (created_at, updated_at, delivered_at, event, status, attempts; any other is 422). Each entry carries the signed payload, the attempts and the last answer or error.',
     querystring: DeliveryListQuery,
     defaultSort: [{ field: 'created_at', direction: 'desc' }],
     fetch: ({ tenant, scope, query }, { sort, page }) =>

@@ -25,8 +25,12 @@ export const WebhookDelivery = Type.Object(
 );
 export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
 
+/** What the delivery log sorts by (`-field` descending): these columns and no other. */
+export const DELIVERY_SORTS = ['created_at', 'updated_at', 'delivered_at', 'event', 'status', 'attempts'] as const;
+
 export const DeliveryListQuery = ListQuery({
   search: false,
+  sort: DELIVERY_SORTS,
   filters: {
     event: Type.String({ maxLength: 64 }),
     status: StringEnum(DELIVERY_STATUSES),
