@@ -35,7 +35,9 @@ export async function callRoutingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
       operationId: 'simulateCallRouting',
       summary: 'Follow a call through the routing without placing it',
       description:
-        'The path a call to one of the PBX’s numbers would take at an instant: the number, each call flow and node, the time condition’s branch and why (open hours, public and PBX holidays in the PBX time zone), IVR menus with the keys pressed or their timeouts, who rings and whether they can answer (disabled, do not disturb), queues and their overflow, up to the end of the call. 404 when the number is not one of the PBX’s.',
+        'The path a call to one of the PBX’s numbers would take at an instant: the number, each call flow and node, the time condition’s branch and why (open hours, public and PBX holidays in the PBX time zone), IVR menus with the keys pressed or their timeouts, who rings and whether they can answer (disabled, do not disturb), queues and their overflow, up to the end of the call. ' +
+        "The caller can change the route: a `caller` who is one of the PBX's global contacts goes where the contact's handling strategy sends them (a call flow, an extension or a user) when it is not `default`, else to the default external call flow of the contact's group, before the number's own destination (a step `contact` says so); any other caller follows the number. " +
+        '404 when the number is not one of the PBX’s.',
       body: SimulateBody,
       response: { 200: DataEnvelope(Type.Ref(Simulation)) },
     },

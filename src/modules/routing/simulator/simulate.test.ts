@@ -176,6 +176,37 @@ describe('the route simulator', () => {
     expect(path((await simulate({ at: '2026-11-24T09:00:00Z', caller: '+352691999999', keys: ['1'] })).json().data.steps)[1]).toBe('call_flow:entered');
   });
 
+  it('describes in OpenAPI what the code does with the caller: a known caller changes the route', async () => {
+    const document = (await t.app.inject('/api/v1/openapi.json')).json();
+    const operation = document.paths['/call-routing/simulate'].post;
+    const schema = operation.requestBody.content['application/json'].schema;
+    const caller = (schema.$ref ? document.components.schemas[schema.$ref.split('/').pop()] : schema).properties.caller;
+    const texts = [operation.description as string, JSON.stringify(caller)];
+    for (const text of texts) {
+      expect(text).not.toMatch(/does not (depend|affect)|not depend on it/);
+      expect(text).toMatch(/handling strategy/);
+      expect(text).toMatch(/default external call flow/);
+      expect(text).toMatch(/before the (dialled )?number's own/);
+    }
+
+    // What the description says, shown: the same number at the same instant, routed apart by the caller alone.
+    const manager = await createUser(t.ctx, { tenant, role: 'admin', fields: { allow_manage_global_contacts: 1 } });
+    const contact = await call('POST', '/contacts', manager.token, {
+      name1: 'Routed',
+      name2: 'Caller',
+      contactPhoneNumbers: [{ phone_number: '+352691000444', type: 'mobile' }],
+      handling_strategy: { type: 'call_flow', call_flow_id: ids.support },
+    });
+    expect(contact.statusCode).toBe(201);
+    const at = '2026-11-24T09:00:00Z';
+    const anonymous = (await simulate({ at, keys: ['1'] })).json().data;
+    const known = (await simulate({ at, keys: ['1'], caller: '+352691000444' })).json().data;
+    expect(anonymous.answered_by).toMatchObject({ id: seller.id });
+    expect(known.answered_by).toMatchObject({ id: agent.id });
+    expect(known.steps.map((step: Step) => step.name)).toContain('Support');
+    expect(anonymous.steps.map((step: Step) => step.name)).not.toContain('Support');
+  });
+
   it('refuses numbers that are not the PBX’s and bad input; lets readers simulate; keeps tenants apart', async () => {
     expect((await call('POST', '/call-routing/simulate', admin.token, { number: '+35227555999' })).statusCode).toBe(404);
     expect((await simulate({ keys: ['x'] })).statusCode).toBe(422);

@@ -19,12 +19,14 @@ export const STEP_KINDS = [
 ] as const;
 const KEYS = ['0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '*', '#'] as const;
 
+/** What the caller changes, as call-routing.service.ts routes it (the operation's description says the same). */
+const CALLER_ROUTING =
+  "The calling number, in any dialable form; it can change the route. A caller who is one of the PBX's global contacts is routed as the PBX routes them, before the number's own destination: by the contact's handling strategy (a call flow, an extension or a user) when it is not `default`, else by the default external call flow of the contact's group (a step `contact` says which). A contact whose calls go to a SIP device (which the simulator does not ring), an unknown caller or none follows the number's own routing.";
+
 export const SimulateBody = Type.Object(
   {
     number: Type.String({ minLength: 1, maxLength: 24, description: 'The dialled number: one of the PBX’s phone numbers, in any dialable form.' }),
-    caller: Type.Optional(
-      Nullable(Type.String({ maxLength: 32, description: 'The calling number, shown in the answer (routing does not depend on it yet).' })),
-    ),
+    caller: Type.Optional(Nullable(Type.String({ maxLength: 32, description: CALLER_ROUTING }))),
     at: Type.Optional(DateTime({ description: 'The instant of the call; now when left out. Time conditions read it in the PBX time zone.' })),
     keys: Type.Optional(
       Type.Array(Nullable(StringEnum(KEYS)), {
