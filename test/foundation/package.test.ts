@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -28,4 +29,23 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('the package', () => {
       expect(files.filter((path) => path.startsWith('dist/') && !path.startsWith('dist/bundle/'))).toEqual([]);
     }
   }, 60_000);
+});
+
+/**
+ * `npm install` leaves the committed lock file as it is: npm records `hasInstallScript` for every
+ * package with an install script or a `binding.gyp` (better-sqlite3 13 has one though it ships its
+ * binaries), and a lock file without the mark is rewritten by the first install of a newcomer.
+ */
+describe.skipIf(process.env.TEST_DB === 'postgres')('the lock file', () => {
+  it('marks every installed package that npm runs an install step for', () => {
+    const lock = JSON.parse(readFileSync('package-lock.json', 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean; optional?: boolean }> };
+    const unmarked: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      if (!path || !existsSync(join(path, 'package.json'))) continue;
+      const manifest = JSON.parse(readFileSync(join(path, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+      const installs = ['preinstall', 'install', 'postinstall'].some((name) => manifest.scripts?.[name]) || existsSync(join(path, 'binding.gyp'));
+      if (installs && !entry.hasInstallScript) unmarked.push(path);
+    }
+    expect(unmarked).toEqual([]);
+  });
 });
