@@ -123,19 +123,6 @@ export function contractsOverlapping(db: Executor, tenant: Tenant, employeeId: s
     .execute();
 }
 
-/** Whether the employee has a live contract that has not ended by `today` (running, or starting later). */
-export async function hasUnendedContract(db: Executor, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<boolean> {
-  const row = await db
-    .selectFrom('employee_contracts')
-    .select('id')
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('employee_id', '=', employeeId)
-    .where('deleted_at', 'is', null)
-    .where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', today)]))
-    .executeTakeFirst();
-  return !!row;
-}
-
 export async function insertContract(db: Executor, row: Insertable<EmployeeContractTable>): Promise<void> {
   await db.insertInto('employee_contracts').values(row).execute();
 }

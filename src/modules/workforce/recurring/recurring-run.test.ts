@@ -5,6 +5,7 @@ import { claimJob, JobWorker } from '../../../platform/jobs/jobs.js';
 import { issueUserToken } from '../../../platform/auth/tokens.js';
 import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { absenceFixtures, type TimeSetup } from '../../../../test/absence-fixtures.js';
+import { createEmployee } from '../../../../test/workforce-factories.js';
 import { runRecurringTransaction } from './recurring-run.js';
 
 // 31 January, 11:00 in Luxembourg (the tenants' zone, CET/CEST like Berlin).
@@ -178,6 +179,31 @@ describe('recurring transactions: the scheduler', () => {
     expect(await balances(s)).toMatchObject({ compensatory_balance: 5400 - 28800 });
   });
 
+  it('a template for an employee whose contract starts later first runs on or after its first day, not before (nor fails)', async () => {
+    const s = await tenant();
+    t.clock.set(NOW);
+    // A newcomer whose contract starts on 15 March (a Sunday), with 0 days of leave.
+    const newcomer = await createEmployee(t.ctx, s.tenant);
+    const contractId = await f.post(s, `/user/${newcomer.id}/user-companies`, { company_id: s.company.id, contract_start: '2026-03-15' });
+    const monthly = await create(s, { employee_id: newcomer.id });
+    const yearly = await create(s, { employee_id: newcomer.id, frequency: 'yearly_start', amount: 26 });
+    expect(monthly.next_run_at).toBe(START.apr);
+    expect(yearly.next_run_at).toBe('2026-12-31T23:00:00.000Z');
+    const leave = async () =>
+      (await call('GET', `/${s.tenant.pbxId}/user-companies/${contractId}`, s.pbxKey)).json<{ data: { leave_balance: number } }>().data.leave_balance;
+
+    // 1 February and 1 March pass: nothing is due, nothing fails.
+    await at(START.mar);
+    expect(await ledger(monthly.id)).toEqual([]);
+    expect(await template(s, monthly.id)).toMatchObject({ status: 'active', failure_reason: null, next_run_at: START.apr });
+    // 1 April: the first run, on the contract.
+    await at(START.apr);
+    const [row] = await ledger(monthly.id);
+    expect(row).toMatchObject({ start_day: '2026-04-01', contract_id: contractId, adjustment: 'credit' });
+    expect(await template(s, monthly.id)).toMatchObject({ status: 'active', last_run_at: START.apr, next_run_at: START.may });
+    expect(await leave()).toBe(2.5);
+  });
+
   it('a run_once template completes after its run; home-office days count against ho_balance and never reach the calendar', async () => {
     const s = await tenant();
     t.clock.set(NOW);
@@ -302,10 +328,10 @@ describe('recurring transactions: the scheduler', () => {
     t.clock.set(NOW);
     const orphan = await create(gone);
     expect((await call('DELETE', `/${gone.tenant.pbxId}/employees/${gone.employee.id}`, gone.pbxKey)).statusCode).toBe(204);
-    // Contract ending the day the template is made: the 1 February run has no contract.
+    // Contract ended, after the template was made, the day before the 1 February run.
     const ending = await tenant();
-    await call('PATCH', `/${ending.tenant.pbxId}/user-companies/${ending.contractId}`, ending.pbxKey, { contract_end: '2026-01-31' });
     const ended = await create(ending);
+    await call('PATCH', `/${ending.tenant.pbxId}/user-companies/${ending.contractId}`, ending.pbxKey, { contract_end: '2026-01-31' });
     // Home office on a contract that does not track it.
     const untracked = await tenant(null);
     const homeOffice = await create(untracked, { type: 'home_office' });

@@ -9,8 +9,17 @@ export const FREQUENCIES = ['monthly_start', 'yearly_start'] as const;
 export const RECURRING_STATUSES = ['active', 'paused', 'completed', 'failed'] as const;
 
 export const MAX_NOTE_LENGTH = 65535;
-/** Bounds a run's booking (hours become seconds in a 32-bit balance). */
+/**
+ * The contract asks only amount > 0. This bound, in the template's unit (days or hours), is the
+ * API's own: no real allotment comes near it, so it catches a wrong unit (minutes or seconds sent
+ * as hours) before a run books it, and keeps an overtime run (10,000 h = 36,000,000 s) and the
+ * balance it changes far inside their 32-bit columns of seconds (at most 2,147,483,647 s).
+ */
 export const MAX_AMOUNT = 10000;
+const AMOUNT_RULE =
+  `Greater than 0 and at most ${MAX_AMOUNT}, in the template\u2019s unit: days for legal and home_office, hours for overtime_balance (fractions allowed, e.g. 0.5). ` +
+  `The contract asks only > 0; the upper bound is this API\u2019s (422 above it): no real allotment comes near ${MAX_AMOUNT} days or hours, so it catches a wrong unit ` +
+  `(minutes or seconds sent as hours), and it keeps an overtime run (${MAX_AMOUNT} h = ${MAX_AMOUNT * 3600} s) far inside the 32-bit balance of seconds.`;
 
 const TYPE_RULE =
   'legal: paid-leave days (the contract\u2019s leave_balance); home_office: home-office days (ho_balance, which must be tracked, i.e. not null, when a run comes); ' +
@@ -24,7 +33,10 @@ export const RecurringTransaction = Type.Object(
     type: Type.String({ description: `The balance a run changes. ${TYPE_RULE}`, examples: ['legal'] }),
     sub_type: Nullable(Type.String({ description: 'A free label, copied to the sub_type of every ledger row a run writes (`recurring` when null).' })),
     absence_type_id: Nullable(Uuid({ description: 'An absence type of the PBX whose type is this type.' })),
-    amount: Type.Number({ description: 'Always > 0: days for legal and home_office, hours for overtime_balance.', examples: [26] }),
+    amount: Type.Number({
+      description: `Always > 0 and at most ${MAX_AMOUNT}: days for legal and home_office, hours for overtime_balance (see the request body for the bound).`,
+      examples: [26],
+    }),
     tr_type: StringEnum(TR_TYPES, { description: 'credit adds the amount to the balance at each run, debit takes it.' }),
     note: Nullable(Type.String({ description: 'Copied to the comment of every ledger row a run writes.' })),
     frequency: StringEnum(FREQUENCIES, {
@@ -37,7 +49,11 @@ export const RecurringTransaction = Type.Object(
     }),
     failure_reason: Nullable(Type.String({ description: 'Why the last run failed; null otherwise.' })),
     next_run_at: Nullable(
-      DateTime({ description: 'When the next run is due (the start of the next month or year, local midnight, as UTC); null unless active.' }),
+      DateTime({
+        description:
+          'When the next run is due (the start of a month or year, local midnight, as UTC); null unless active. The first run (on create, resume or a new frequency) ' +
+          'is the first such start after now on a day a contract of the employee covers: never before the contract\u2019s first day.',
+      }),
     ),
     last_run_at: Nullable(
       DateTime({ description: 'The due instant of the last run that applied (a run catching up after downtime shows the period it booked, not when it ran).' }),
@@ -54,7 +70,7 @@ export type RecurringTransactionView = Static<typeof RecurringTransaction>;
 const amount = Type.Number({
   exclusiveMinimum: 0,
   maximum: MAX_AMOUNT,
-  description: `Greater than 0 (at most ${MAX_AMOUNT}): days for legal and home_office, hours for overtime_balance (fractions allowed, e.g. 0.5).`,
+  description: AMOUNT_RULE,
   examples: [2.5],
 });
 const trType = StringEnum(TR_TYPES, { description: 'credit adds the amount at each run, debit takes it.' });
@@ -64,7 +80,12 @@ const runOnce = Type.Boolean({ description: 'true: runs a single time, then comp
 
 export const CreateRecurringTransactionBody = Type.Object(
   {
-    employee_id: Uuid({ description: 'A live employee of the PBX with a contract that has not ended (running today or starting later).' }),
+    employee_id: Uuid({
+      description:
+        'A live employee of the PBX with a contract that covers a run: the first run is the first start of a month (or year) after now on a day one of the ' +
+        'employee\u2019s contracts covers, so never before the contract\u2019s first day (a contract starting on 15 March: 1 April, monthly; the next 1 January, yearly). ' +
+        '422 when no contract of the employee covers a period start from now on (none at all, or all ending before the next one).',
+    }),
     type: StringEnum(RECURRING_TYPES, { description: `The balance each run changes. ${TYPE_RULE}` }),
     sub_type: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 64, description: 'A free label, 1-64 characters.', examples: ['allotment'] }))),
     absence_type_id: Type.Optional(Nullable(Uuid({ description: 'A live absence type of the PBX whose type equals type.' }))),

@@ -1,15 +1,16 @@
 /**
  * Recurring transaction templates, managed by the PBX through its API key. The moves:
- *   (none) -> active     create; next_run_at = the next period start after now
+ *   (none) -> active     create; next_run_at = the next period start after now on a day a contract
+ *                        of the employee covers (never before the contract's first day)
  *   active -> paused     pause; next_run_at null (nothing runs)
- *   paused | failed -> active   resume; next_run_at from now again (missed periods are not made up)
+ *   paused | failed -> active   resume; next_run_at from now again, the same way (missed periods are not made up)
  *   active -> completed  a run of a run_once template (recurring-run.ts); final
  *   active -> failed     a run that cannot apply (recurring-run.ts)
  * Each write runs in one transaction with the template locked, and enqueues the run its new
  * next_run_at asks for; the job a change made stale finds next_run_at moved and does nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Principal } from '../../../platform/auth/principal.js';
@@ -17,11 +18,11 @@ import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findAbsenceType } from '../absence-types/absence-types.queries.js';
-import { hasUnendedContract } from '../contracts/contracts.queries.js';
+import { contractsOverlapping } from '../contracts/contracts.queries.js';
 import { findEmployee } from '../employees/employees.queries.js';
-import type { RecurringStatus } from '../recurring.tables.js';
+import type { RecurringFrequency, RecurringStatus } from '../recurring.tables.js';
 import { tenantZone } from '../shared/employees.js';
-import { localDay, nextPeriodStart } from './schedule.js';
+import { firstRunOnContract, localDay, nextPeriodStart } from './schedule.js';
 import { scheduleRun } from './recurring-run.js';
 import {
   findRecurringTransaction,
@@ -62,6 +63,11 @@ export function presentRecurringTransaction(row: RecurringTransactionRow): Recur
   };
 }
 
+type Executor = Kysely<DB> | Transaction<DB>;
+
+/** The far end of "from now on" for a look-up of the contracts that have not ended. */
+const LAST_DAY = '9999-12-31';
+
 const SHOWN: Record<RecurringStatus, string> = { active: 'active', paused: 'paused', completed: 'completed', failed: 'failed' };
 const refuse = (message: string) => ValidationFailed.field('status', message);
 
@@ -78,14 +84,13 @@ export class RecurringTransactionsService {
     return row;
   }
 
-  /** Active at once, its first run due at the next period start. */
+  /** Active at once, its first run due at the first period start on a day a contract of the employee covers. */
   async create(tenant: Tenant, principal: Principal, body: CreateRecurringTransactionInput): Promise<RecurringTransactionRow> {
     const zone = await tenantZone(this.ctx.db, tenant);
-    await this.checkEmployee(tenant, body.employee_id, localDay(this.ctx.clock.now(), zone));
+    const now = this.ctx.clock.now();
+    const nextRunAt = await this.firstRun(this.ctx.db, tenant, body.employee_id, body.frequency, now, zone);
     await this.checkAbsenceType(tenant, body);
     const id = randomUUID();
-    const now = this.ctx.clock.now();
-    const nextRunAt = nextPeriodStart(now, body.frequency, zone);
     await this.ctx.db.transaction().execute(async (trx) => {
       await insertRecurringTransaction(trx, {
         id,
@@ -118,7 +123,7 @@ export class RecurringTransactionsService {
     await this.change(tenant, id, async (trx, row, now) => {
       if (row.status === 'completed') throw refuse('A completed recurring transaction cannot be changed.');
       const moved = body.frequency !== undefined && body.frequency !== row.frequency && row.status === 'active';
-      const nextRunAt = moved ? nextPeriodStart(now, body.frequency!, await tenantZone(trx, tenant)) : undefined;
+      const nextRunAt = moved ? await this.nextRunAfterChange(trx, tenant, row, body.frequency!, now) : undefined;
       await updateRecurringTransaction(trx, tenant, id, {
         ...(body.amount === undefined ? {} : { amount: body.amount }),
         ...(body.tr_type === undefined ? {} : { tr_type: body.tr_type }),
@@ -141,12 +146,15 @@ export class RecurringTransactionsService {
     return this.get(tenant, id);
   }
 
-  /** Runs again from the next period start after now: periods missed while paused or failed are not made up. */
+  /**
+   * Runs again from the next period start after now on a contract's day (422 when no contract of
+   * the employee covers one): periods missed while paused or failed are not made up.
+   */
   async resume(tenant: Tenant, id: string): Promise<RecurringTransactionRow> {
     await this.change(tenant, id, async (trx, row, now) => {
       if (row.status !== 'paused' && row.status !== 'failed')
         throw refuse(`Only a paused or failed recurring transaction can be resumed; this one is ${SHOWN[row.status]}.`);
-      const nextRunAt = nextPeriodStart(now, row.frequency, await tenantZone(trx, tenant));
+      const nextRunAt = await this.firstRun(trx, tenant, row.employee_id, row.frequency, now, await tenantZone(trx, tenant));
       await updateRecurringTransaction(trx, tenant, id, { status: 'active', failure_reason: null, next_run_at: nextRunAt, updated_at: now.toISOString() });
       await scheduleRun(trx, this.ctx.clock, tenant, id, nextRunAt);
     });
@@ -170,12 +178,41 @@ export class RecurringTransactionsService {
     });
   }
 
-  /** A live employee of the PBX with a contract running on `today` or starting later. */
-  private async checkEmployee(tenant: Tenant, employeeId: string, today: string): Promise<void> {
-    const employee = await findEmployee(this.ctx.db, tenant, employeeId);
+  /**
+   * The first run from `now` on of a template of the employee: the first start of a month (or
+   * year) whose day one of the employee's contracts covers, so never before a contract's first
+   * day. 422 on employee_id when the employee is not a live one of the PBX, or when no contract of
+   * theirs covers any period start from now on (a run would have no balance to change).
+   */
+  private async firstRun(db: Executor, tenant: Tenant, employeeId: string, frequency: RecurringFrequency, now: Date, zone: string): Promise<string> {
+    const employee = await findEmployee(db, tenant, employeeId);
     if (!employee) throw ValidationFailed.field('employee_id', 'The employee_id must be an employee of this PBX.');
-    if (!(await hasUnendedContract(this.ctx.db, tenant, employee.id, today)))
+    const contracts = await contractsOverlapping(db, tenant, employee.id, localDay(now, zone), LAST_DAY);
+    if (contracts.length === 0)
       throw ValidationFailed.field('employee_id', 'The employee has no contract running today or starting later: a run would have no balance to change.');
+    const first = firstRunOnContract(now, frequency, zone, contracts);
+    if (!first)
+      throw ValidationFailed.field(
+        'employee_id',
+        `No contract of the employee covers the start of a ${frequency === 'monthly_start' ? 'month' : 'year'} from now on: a run would have no balance to change.`,
+      );
+    return first;
+  }
+
+  /**
+   * A changed frequency's next run: as for a new template, but a template whose employee no
+   * longer has a contract ahead (or is deleted) keeps running to its failure, as before the change.
+   */
+  private async nextRunAfterChange(
+    trx: Transaction<DB>,
+    tenant: Tenant,
+    row: RecurringTransactionRow,
+    frequency: RecurringFrequency,
+    now: Date,
+  ): Promise<string> {
+    const zone = await tenantZone(trx, tenant);
+    const contracts = await contractsOverlapping(trx, tenant, row.employee_id, localDay(now, zone), LAST_DAY);
+    return firstRunOnContract(now, frequency, zone, contracts) ?? nextPeriodStart(now, frequency, zone);
   }
 
   private async checkAbsenceType(tenant: Tenant, body: CreateRecurringTransactionInput): Promise<void> {

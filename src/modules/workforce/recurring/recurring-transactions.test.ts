@@ -200,7 +200,7 @@ describe('recurring transactions: the API', () => {
     ).toBe(201);
   });
 
-  it('needs a live employee of the PBX with a contract that has not ended', async () => {
+  it('needs a live employee of the PBX with a contract covering a run', async () => {
     const own = await f.timeTenant();
     const expectEmployeeRefused = async (employeeId: string) =>
       expect(errorsOf(await call('POST', '/recurring-transactions', own.pbxKey, body(own, { employee_id: employeeId })))).toHaveProperty('employee_id');
@@ -211,16 +211,93 @@ describe('recurring transactions: the API', () => {
     const ended = await createEmployee(t.ctx, own.tenant);
     await f.post(own, `/user/${ended.id}/user-companies`, { company_id: own.company.id, contract_start: '2024-01-01', contract_end: '2026-01-30' });
     await expectEmployeeRefused(ended.id);
-    // A contract ending today, or starting later, will do.
+    // A contract ending today: no run (1 February) would find it.
     const endsToday = await createEmployee(t.ctx, own.tenant);
     await f.post(own, `/user/${endsToday.id}/user-companies`, { company_id: own.company.id, contract_start: '2024-01-01', contract_end: '2026-01-31' });
-    expect((await call('POST', '/recurring-transactions', own.pbxKey, body(own, { employee_id: endsToday.id }))).statusCode).toBe(201);
+    expect(errorsOf(await call('POST', '/recurring-transactions', own.pbxKey, body(own, { employee_id: endsToday.id })))).toEqual({
+      employee_id: ['No contract of the employee covers the start of a month from now on: a run would have no balance to change.'],
+    });
+    // Through the next run, or starting later, will do.
+    const endsLater = await createEmployee(t.ctx, own.tenant);
+    await f.post(own, `/user/${endsLater.id}/user-companies`, { company_id: own.company.id, contract_start: '2024-01-01', contract_end: '2026-02-01' });
+    expect(await create(own, { employee_id: endsLater.id })).toMatchObject({ next_run_at: FEB_1 });
     const starts = await createEmployee(t.ctx, own.tenant);
     await f.post(own, `/user/${starts.id}/user-companies`, { company_id: own.company.id, contract_start: '2026-03-01' });
     expect((await call('POST', '/recurring-transactions', own.pbxKey, body(own, { employee_id: starts.id }))).statusCode).toBe(201);
     // A deleted employee.
     expect((await call('DELETE', `/${own.tenant.pbxId}/employees/${own.employee.id}`, own.admin.token)).statusCode).toBe(204);
     await expectEmployeeRefused(own.employee.id);
+  });
+
+  it('a contract that starts later: the first run is at a period start on or after its first day, never before; resume and a new frequency alike', async () => {
+    const own = await f.timeTenant();
+    const hire = async (contracts: Array<[string, string | null]>) => {
+      const employee = await createEmployee(t.ctx, own.tenant);
+      for (const [start, end] of contracts)
+        await f.post(own, `/user/${employee.id}/user-companies`, { company_id: own.company.id, contract_start: start, contract_end: end });
+      return employee.id;
+    };
+    // Starting on 1 March: 1 March itself (local midnight, CET); on 15 March: 1 April (CEST), or 1 January for a yearly template.
+    const onFirst = await hire([['2026-03-01', null]]);
+    expect(await create(own, { employee_id: onFirst })).toMatchObject({ status: 'active', next_run_at: '2026-02-28T23:00:00.000Z' });
+    const midMonth = await hire([['2026-03-15', null]]);
+    const monthly = await create(own, { employee_id: midMonth });
+    expect(monthly).toMatchObject({ next_run_at: '2026-03-31T22:00:00.000Z' });
+    expect(await create(own, { employee_id: midMonth, frequency: 'yearly_start' })).toMatchObject({ next_run_at: JAN_1_2027 });
+    // The pending run is the contract's too.
+    const jobs = await t.ctx.db.selectFrom('jobs').select(['run_at', 'payload']).where('kind', '=', 'workforce.recurring_transaction.run').execute();
+    expect(jobs.filter((job) => job.payload.includes(monthly.id)).map((job) => job.run_at)).toEqual(['2026-03-31T22:00:00.000Z']);
+    // A contract from 10 to 20 March covers no month start: 422; a gap in February is skipped to the next contract.
+    const short = await hire([['2026-03-10', '2026-03-20']]);
+    expect(Object.keys(errorsOf(await call('POST', '/recurring-transactions', own.pbxKey, body(own, { employee_id: short }))))).toEqual(['employee_id']);
+    const gap = await hire([
+      ['2025-01-01', '2026-01-31'],
+      ['2026-04-10', null],
+    ]);
+    expect(await create(own, { employee_id: gap })).toMatchObject({ next_run_at: '2026-04-30T22:00:00.000Z' });
+
+    // A new frequency and a resume compute it the same way.
+    expect((await call('PATCH', url(monthly.id), own.pbxKey, { frequency: 'yearly_start' })).json()).toMatchObject({ next_run_at: JAN_1_2027 });
+    expect((await call('PATCH', url(monthly.id), own.pbxKey, { frequency: 'monthly_start' })).json()).toMatchObject({
+      next_run_at: '2026-03-31T22:00:00.000Z',
+    });
+    await call('POST', url(monthly.id, 'pause'), own.pbxKey);
+    expect((await call('POST', url(monthly.id, 'resume'), own.pbxKey)).json()).toMatchObject({ status: 'active', next_run_at: '2026-03-31T22:00:00.000Z' });
+    // Resuming for an employee whose contracts all ended before the next run is 422; the template stays paused.
+    const leaver = await hire([['2025-01-01', '2026-03-10']]);
+    const leaving = await create(own, { employee_id: leaver });
+    await call('POST', url(leaving.id, 'pause'), own.pbxKey);
+    t.clock.set('2026-03-05T10:00:00.000Z');
+    expect(Object.keys(errorsOf(await call('POST', url(leaving.id, 'resume'), own.pbxKey)))).toEqual(['employee_id']);
+    expect((await call('GET', url(leaving.id), own.pbxKey)).json()).toMatchObject({ status: 'paused', next_run_at: null });
+    t.clock.set(NOW);
+  });
+
+  it('bounds amount at 10000 in the template’s unit (days, or hours for overtime), documented in the OpenAPI schemas with its reason', async () => {
+    expect(await create(s, { amount: 10000 })).toMatchObject({ amount: 10000, type: 'legal' });
+    const overtime = await create(s, { amount: 10000, type: 'overtime_balance' });
+    expect(overtime).toMatchObject({ amount: 10000 });
+    expect(errorsOf(await call('POST', '/recurring-transactions', s.pbxKey, body(s, { amount: 10000.5 })))).toEqual({
+      amount: ['The amount field must not be greater than 10000.'],
+    });
+    expect(Object.keys(errorsOf(await call('PATCH', url(overtime.id), s.pbxKey, { amount: 10001 })))).toEqual(['amount']);
+
+    const document = (await t.app.inject('/api/v1/openapi.json')).json<{
+      paths: Record<string, Record<string, { requestBody: { content: Record<string, { schema: { properties: Record<string, { description: string }> } }> } }>>;
+      components: { schemas: Record<string, { properties: Record<string, { description: string }> }> };
+    }>();
+    const bodies = [document.paths['/recurring-transactions'].post, document.paths['/recurring-transactions/{id}'].patch].map(
+      (operation) => operation.requestBody.content['application/json'].schema.properties.amount.description,
+    );
+    for (const description of bodies) {
+      expect(description).toContain('at most 10000');
+      expect(description).toContain('days for legal and home_office, hours for overtime_balance');
+      // Why, since the contract asks only > 0.
+      expect(description).toContain('The contract asks only > 0');
+      expect(description).toContain('catches a wrong unit');
+      expect(description).toContain('32-bit balance of seconds');
+    }
+    expect(document.components.schemas.RecurringTransaction.properties.amount.description).toContain('at most 10000');
   });
 
   it('takes an absence type of the PBX whose type is the template’s, else 422 on absence_type_id', async () => {

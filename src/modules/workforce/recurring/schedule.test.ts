@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDay, nextPeriodStart } from './schedule.js';
+import { firstRunOnContract, localDay, nextPeriodStart } from './schedule.js';
 
 describe('when recurring transactions run', () => {
   it('a template created on the 31st runs on the 1st of the next month, local midnight', () => {
@@ -39,5 +39,24 @@ describe('when recurring transactions run', () => {
     expect(localDay('2026-03-31T22:00:00.000Z', 'Europe/Berlin')).toBe('2026-04-01');
     expect(localDay('2026-03-31T22:00:00.000Z', 'UTC')).toBe('2026-03-31');
     expect(localDay(new Date('2027-01-01T05:00:00.000Z'), 'America/New_York')).toBe('2027-01-01');
+  });
+
+  it('the first run is on a contract: never before its first day, nor in a gap between two; null when none covers a period start', () => {
+    const now = '2026-01-31T10:00:00.000Z';
+    const open = (start: string, end: string | null = null) => ({ contract_start: start, contract_end: end });
+    // Running today: the next period start.
+    expect(firstRunOnContract(now, 'monthly_start', 'Europe/Berlin', [open('2024-01-01')])).toBe('2026-01-31T23:00:00.000Z');
+    // Starting on a period start: that day, local midnight; mid-period: the next start (April in summer time).
+    expect(firstRunOnContract(now, 'monthly_start', 'Europe/Berlin', [open('2026-03-01')])).toBe('2026-02-28T23:00:00.000Z');
+    expect(firstRunOnContract(now, 'monthly_start', 'Europe/Berlin', [open('2026-03-15')])).toBe('2026-03-31T22:00:00.000Z');
+    expect(firstRunOnContract(now, 'yearly_start', 'Europe/Berlin', [open('2026-03-15')])).toBe('2026-12-31T23:00:00.000Z');
+    expect(firstRunOnContract(now, 'yearly_start', 'UTC', [open('2027-01-01')])).toBe('2027-01-01T00:00:00.000Z');
+    expect(firstRunOnContract(now, 'monthly_start', 'America/New_York', [open('2026-05-02')])).toBe('2026-06-01T04:00:00.000Z');
+    // Ended before the next start, or a gap: the next contract's first period start.
+    expect(firstRunOnContract(now, 'monthly_start', 'UTC', [open('2024-01-01', '2026-01-31'), open('2026-04-10')])).toBe('2026-05-01T00:00:00.000Z');
+    // Contracts too short to hold a period start, or none ahead: null.
+    expect(firstRunOnContract(now, 'monthly_start', 'UTC', [open('2024-01-01', '2026-01-31'), open('2026-03-10', '2026-03-20')])).toBeNull();
+    expect(firstRunOnContract(now, 'yearly_start', 'UTC', [open('2026-03-01', '2026-12-31')])).toBeNull();
+    expect(firstRunOnContract(now, 'monthly_start', 'UTC', [])).toBeNull();
   });
 });

@@ -36,3 +36,42 @@ export function localDay(instant: Date | string, zone: string): CalendarDay {
   if (day === null) throw new Error(`no day for ${String(instant)} in ${zone}`);
   return day;
 }
+
+/** The days a contract runs, both ends included; `end` null = open-ended. */
+export interface ContractSpan {
+  contract_start: CalendarDay;
+  contract_end: CalendarDay | null;
+}
+
+const covers = (contract: ContractSpan, day: CalendarDay) => contract.contract_start <= day && (contract.contract_end === null || day <= contract.contract_end);
+
+/** The first start of a month (or year) in `zone` on or after local midnight of `day`. */
+function periodStartOnOrAfter(day: CalendarDay, frequency: RecurringFrequency, zone: string): string {
+  const midnight = DateTime.fromISO(day, { zone }).startOf('day');
+  if (!midnight.isValid) throw new Error(`invalid day ${day} or time zone ${zone}`);
+  if (!midnight.startOf(UNIT[frequency]).equals(midnight)) return nextPeriodStart(midnight.toJSDate(), frequency, zone);
+  const instant = midnight.toUTC().toISO();
+  if (instant === null) throw new Error(`no instant for ${day} in ${zone}`);
+  return instant;
+}
+
+/**
+ * A template's next run from `after` on: the first period start after it whose day a contract of
+ * the employee covers, so a run never comes before the contract's first day (nor in a gap
+ * between two contracts); null when no contract covers any period start from then on.
+ */
+export function firstRunOnContract(after: Date | string, frequency: RecurringFrequency, zone: string, contracts: readonly ContractSpan[]): string | null {
+  let candidate = nextPeriodStart(after, frequency, zone);
+  for (;;) {
+    const day = localDay(candidate, zone);
+    if (contracts.some((contract) => covers(contract, day))) return candidate;
+    // The next contract to start after that day; each turn moves past one, so this ends.
+    const later = contracts.map((contract) => contract.contract_start).filter((start) => start > day);
+    if (later.length === 0) return null;
+    candidate = periodStartOnOrAfter(
+      later.reduce((min, start) => (start < min ? start : min)),
+      frequency,
+      zone,
+    );
+  }
+}
