@@ -1,14 +1,19 @@
 /**
  * The finishing pass over the generated OpenAPI document: what no single route states but every
  * answer has (the rate-limit and request-id headers, `Retry-After` on 429, `Content-Range` on 206),
- * a description for every response by its status (the generator says "Default Response"), the
- * tag list with what each tag holds, and the contact. One place, so no route can forget it.
+ * a description for every response by its status (the generator says "Default Response"), an
+ * example of every success answer built from its schemas' examples, the tag list with what each tag
+ * holds, and the contact. One place, so no route can forget it.
  */
+import { DEFAULT_PAGE_SIZE } from './list-query.js';
+import { paginate } from './pagination.js';
 
 type Json = Record<string, unknown>;
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
+  security?: unknown[];
   responses?: Record<string, Json>;
 }
 
@@ -51,11 +56,14 @@ const SUCCESS_TEXT: Record<string, string> = {
   '206': 'Part of the file (a Range request)',
 };
 
-/** What each tag groups, shown by the docs page above its operations. */
+/**
+ * What each tag groups, shown by the docs page above its operations, in the order a newcomer meets
+ * the API: signing in, the directory, calls, routing and its push to the PBX, the address book, the
+ * workforce's parts, integrations, and the audit trail last. The document's tag list keeps this
+ * order, and the docs page shows the tags in the list's order.
+ */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Login and identity': 'Sign-in (password, magic link, one-time code), logout, and the caller’s own profile (`/me`, `/user`).',
-  'Integration API keys': 'Keys the PBX’s administrators create for integrations, each limited to its scopes; created, revealed and revoked here.',
-  Webhooks: 'Signed outbound events (Standard Webhooks): the delivery log and the PBX’s signing secret and its rotation.',
   Users: 'The PBX’s users: create, change, delete (soft) and restore; roles, permissions and status.',
   Extensions: 'Internal numbers, each optionally a user’s; favourites per user.',
   'SIP devices': 'Desk phones and softphones registering over SIP, with their codecs and credentials.',
@@ -68,48 +76,178 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Push devices': 'Mobile devices registered for push notifications of incoming calls.',
   WebRTC: 'The browser phone’s configuration of a user.',
   Roaming: 'Logging a user in and out of a desk phone (hot desking), by the PBX server.',
+  Calls: 'Placing a call (click to call) through the PBX.',
+  'Call history': 'Call detail records: the list, one call’s detail, recordings, and the PBX server’s push of finished calls.',
+  'Call flows': 'Typed graphs of nodes that route a call: ring, queue, menu, voicemail, play, forward, time conditions.',
+  IVRs: 'Voice menus and their steps (a key to a call flow or another menu).',
+  Queues: 'Call queues with their members, strategy, limits and overflow.',
+  'Sound files': 'Announcements and music on hold (WAV, MP3) used by IVRs, call flows and queues.',
+  'Call routing': 'The routing graph’s validation and the route simulator.',
+  'Configuration push': 'The PBX’s compiled configuration: dry runs, pushes, versions and rollback.',
+  'PBX engine': 'How the API talks to the PBX: the Asterisk AMI settings and their test.',
   Contacts: 'The address book: global and private contacts, favourites, and how calls from a contact are handled.',
   'Contact groups': 'Groups of contacts, with their default call flows.',
   'Contact imports': 'Spreadsheet imports (CSV, XLS, XLSX) of contacts: upload, map, confirm, follow.',
-  'Call history': 'Call detail records: the list, one call’s detail, recordings, and the PBX server’s push of finished calls.',
-  Calls: 'Placing a call (click to call) through the PBX.',
-  'PBX engine': 'How the API talks to the PBX: the Asterisk AMI settings and their test.',
-  'Sound files': 'Announcements and music on hold (WAV, MP3) used by IVRs, call flows and queues.',
-  IVRs: 'Voice menus and their steps (a key to a call flow or another menu).',
-  'Call flows': 'Typed graphs of nodes that route a call: ring, queue, menu, voicemail, play, forward, time conditions.',
-  Queues: 'Call queues with their members, strategy, limits and overflow.',
-  'Call routing': 'The routing graph’s validation and the route simulator.',
-  'Configuration push': 'The PBX’s compiled configuration: dry runs, pushes, versions and rollback.',
-  Workforce:
-    'Companies, departments, employees, contracts, work shifts, holidays, required work time, absence and home-office requests, recurring balance transactions and shift schedules.',
+  'Workforce: companies, departments, employees':
+    'The organisation: companies (with their holiday region), their departments, the employees and the user each is, and the tenant’s workforce settings.',
+  'Workforce: contracts': 'An employee’s contracts with a company (user companies): from when, how many hours a week, on which days, and the leave they give.',
+  'Workforce: work shifts': 'The shifts a company works (start, end, breaks) and which employee works which shift from when.',
+  'Workforce: holidays': 'The tenant’s own holidays and the public holiday calendar of a company’s region.',
+  'Workforce: required work time': 'The seconds an employee must work on each day, from the contracts, shifts, holidays and absences.',
+  'Workforce: absences':
+    'Absence requests (leave, sickness …) with their approval, cancellation and removal, the next day an employee is available, and the tenant’s absence types.',
+  'Workforce: home office': 'Home-office requests of an employee and the company’s home-office calendar.',
+  'Workforce: recurring transactions': 'Balance credits and debits (leave days, overtime) repeated on a schedule, paused and resumed, run by the durable jobs.',
+  'Workforce: schedules and planning':
+    'Shift schedules of a company or department, the employees they may plan, the planning entries by day, and the planning statuses entries carry.',
+  'Integration API keys': 'Keys the PBX’s administrators create for integrations, each limited to its scopes; created, revealed and revoked here.',
+  Webhooks: 'Signed outbound events (Standard Webhooks): the delivery log and the PBX’s signing secret and its rotation.',
   'Audit trail': 'Who did what in the PBX, newest first.',
 };
+
+/** A public sign-in's 401: the credentials it was sent are wrong (it takes no token). */
+const SIGN_IN_REFUSED: Record<string, string> = {
+  login: 'Wrong e-mail or password (`{error}`).',
+  magicLogin: 'The link is unknown, already used or expired (`{error}`): ask for a new one.',
+  passwordlessVerify: 'Wrong or expired code for this address (`{error}`): ask for a new one.',
+};
+const CREDENTIALS_REFUSED = 'The credentials sent are wrong (`{error}`).';
 
 const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
 
 export function finishDocument<T extends Json>(document: T, contact: { name: string; url?: string; email?: string }): T {
-  const doc = document as Json & { paths?: Record<string, Record<string, Operation>>; components?: Json; info?: Json; tags?: unknown };
+  const doc = document as Json & {
+    paths?: Record<string, Record<string, Operation>>;
+    components?: Json & { schemas?: Record<string, Schema> };
+    info?: Json;
+    tags?: unknown;
+    servers?: Array<{ url: string }>;
+  };
   doc.components = { ...(doc.components ?? {}), headers: { ...RESPONSE_HEADERS } };
   doc.info = { ...(doc.info ?? {}), contact };
+  const schemas = doc.components.schemas ?? {};
+  const server = doc.servers?.[0]?.url ?? '';
   const used = new Set<string>();
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       if (typeof operation !== 'object' || !operation.responses) continue;
       for (const tag of operation.tags ?? []) used.add(tag);
+      const signIn = Array.isArray(operation.security) && operation.security.length === 0;
       for (const [status, response] of Object.entries(operation.responses)) {
         const generic = response.description === undefined || response.description === 'Default Response' || response.description === 'Client error';
-        if (generic) response.description = describe(status, operation);
+        if (signIn && status === '401') response.description = SIGN_IN_REFUSED[operation.operationId ?? ''] ?? CREDENTIALS_REFUSED;
+        else if (signIn && status === '403') response.description = 'The account is disabled (`{message}`).';
+        else if (generic) response.description = describe(status, operation);
         const headers: Record<string, unknown> = { ...((response.headers as Json | undefined) ?? {}) };
         for (const name of EVERY_ANSWER) headers[name] ??= ref(name);
         if (status === '429') headers['Retry-After'] ??= ref('Retry-After');
         if (status === '206') headers['Content-Range'] ??= ref('Content-Range');
         if (status === '200' && path === '/calls/new') headers['Idempotent-Replayed'] ??= ref('Idempotent-Replayed');
         response.headers = headers;
+        if (status.startsWith('2')) addExample(response, schemas, `${server}${path}`);
       }
     }
   }
-  doc.tags = [...used].sort().map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name.toLowerCase()}.` }));
+  const order = Object.keys(TAG_DESCRIPTIONS);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  doc.tags = [...used]
+    .sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))
+    .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name.toLowerCase()}.` }));
   return document;
+}
+
+/** The parts of a JSON Schema an example is built from. */
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  examples?: unknown[];
+  example?: unknown;
+  const?: unknown;
+  default?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  items?: Schema;
+  anyOf?: Schema[];
+  oneOf?: Schema[];
+  allOf?: Schema[];
+}
+
+/** A value, and whether an example, constant or default of the schemas gave it (rather than a bare `null`). */
+interface Built {
+  value: unknown;
+  given: boolean;
+}
+
+/**
+ * Each JSON body of a success answer gets the example its schemas make: the resource's own example
+ * (the `examples` of its schema with `$id`) inside the answer's envelope, `{data: …}` or a page of
+ * the list with its links and meta as `paginate()` writes them for `url`. One source: the schemas.
+ */
+function addExample(response: Json, schemas: Record<string, Schema>, url: string): void {
+  for (const [type, media] of Object.entries((response.content as Record<string, Json & { schema?: Schema }> | undefined) ?? {})) {
+    if (!type.includes('json') || !media.schema || media.example !== undefined || media.examples !== undefined) continue;
+    const built = exampleOf(media.schema, schemas, url);
+    if (built?.given) media.example = built.value;
+  }
+}
+
+function exampleOf(schema: Schema, schemas: Record<string, Schema>, url: string): Built | undefined {
+  if (schema.$ref) {
+    const target = schemas[schema.$ref.split('/').pop() ?? ''];
+    return target ? exampleOf(target, schemas, url) : undefined;
+  }
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0], given: true };
+  if (schema.example !== undefined) return { value: schema.example, given: true };
+  if ('const' in schema) return { value: schema.const, given: true };
+  if (schema.default !== undefined) return { value: schema.default, given: true };
+  if (schema.enum?.length) return { value: schema.enum.find((value) => value !== null) ?? null, given: true };
+  const variants = schema.anyOf ?? schema.oneOf;
+  if (variants) {
+    const built = variants.map((variant) => exampleOf(variant, schemas, url));
+    return built.find((b) => b?.given) ?? built.find((b) => b !== undefined);
+  }
+  if (schema.allOf) {
+    const parts = schema.allOf.map((part) => exampleOf(part, schemas, url));
+    if (parts.some((part) => part === undefined)) return undefined;
+    return { value: Object.assign({}, ...parts.map((part) => part!.value)) as unknown, given: parts.some((part) => part!.given) };
+  }
+  const types = [schema.type ?? []].flat();
+  if (schema.properties) {
+    const page = pageOf(schema, schemas, url);
+    if (page) return page;
+    const value: Json = {};
+    let given = false;
+    for (const [name, property] of Object.entries(schema.properties)) {
+      const built = exampleOf(property, schemas, url);
+      const required = schema.required?.includes(name) ?? false;
+      if (!built?.given && !required) continue;
+      if (!built) return undefined;
+      value[name] = built.value;
+      given ||= built.given;
+    }
+    return { value, given };
+  }
+  if (types.includes('array')) {
+    const item = schema.items ? exampleOf(schema.items, schemas, url) : undefined;
+    return item && { value: [item.value], given: item.given };
+  }
+  if (types.includes('null')) return { value: null, given: false };
+  return undefined;
+}
+
+/** A list's first page holding its item's example, the way `paginate()` writes it, with the path's ids taken from that item. */
+function pageOf(schema: Schema, schemas: Record<string, Schema>, url: string): Built | undefined {
+  const { data, links, meta } = schema.properties ?? {};
+  if (!data?.items || !links || !meta?.properties?.current_page) return undefined;
+  const item = exampleOf(data.items, schemas, url);
+  if (!item) return undefined;
+  const fields = (item.value ?? {}) as Json;
+  const path = url.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const id = fields[name] ?? fields[`${name}_id`];
+    return typeof id === 'string' || typeof id === 'number' ? String(id) : whole;
+  });
+  return { value: paginate([item.value], 1, { page: 1, perPage: DEFAULT_PAGE_SIZE, offset: 0 }, path, {}), given: item.given };
 }
 
 function describe(status: string, operation: Operation): string {

@@ -12,7 +12,7 @@ const MANAGERS = { user: 'admin', pbx: true } as const;
 export async function absenceTypeRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new AbsenceTypesService(ctx);
   const types = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: absences'],
     schema: AbsenceType,
     present: (rows: AbsenceTypeRow[]) => rows.map(presentAbsenceType),
   });

@@ -30,7 +30,7 @@ const MOVE_RULES =
 export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new AbsenceRequestsService(ctx);
   const moves = new AbsenceMovesService(ctx);
-  const definition = { tags: ['Workforce'], schema: AbsenceRequest };
+  const definition = { tags: ['Workforce: absences'], schema: AbsenceRequest };
   // Lists show next_availability when asked; single answers always do.
   const listed = resourceRoutes(app, ctx.config.baseUrl, {
     ...definition,

@@ -19,7 +19,7 @@ export async function nextAvailabilityRoutes(app: FastifyInstance, { ctx }: { ct
   app.withTypeProvider<TypeBoxTypeProvider>().get('/user/:employee_id/next-availability', {
     config: { auth: { user: true, pbx: true } },
     schema: {
-      tags: ['Workforce'],
+      tags: ['Workforce: absences'],
       operationId: 'getNextAvailability',
       summary: 'When an employee is next at work, from today',
       description:

@@ -5,7 +5,7 @@ import { Company, presentCompany, type CompanyRow } from './company-view.js';
 import { CompaniesParams, CompanyListQuery, CompanyParams, CreateCompanyBody, UpdateCompanyBody } from './companies.schemas.js';
 import { CompaniesService } from './companies.service.js';
 
-const tags = ['Workforce'];
+const tags = ['Workforce: companies, departments, employees'];
 /** Every user of the PBX picks companies in the apps; administrators and the PBX API key manage them. */
 const READ = { user: true, pbx: true } as const;
 const MANAGE = { user: 'admin', pbx: true } as const;

@@ -12,7 +12,7 @@ const MANAGERS = { user: 'admin', pbx: true } as const;
 export async function contractRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new ContractsService(ctx);
   const contracts = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: contracts'],
     schema: UserCompany,
     present: (rows: ContractRow[], { call }) => service.present(call.tenant, rows),
   });

@@ -13,7 +13,7 @@ import {
 } from './departments.schemas.js';
 import { DepartmentsService } from './departments.service.js';
 
-const tags = ['Workforce'];
+const tags = ['Workforce: companies, departments, employees'];
 /** Every user of the PBX picks departments in the apps; administrators and the PBX API key manage them. */
 const READ = { user: true, pbx: true } as const;
 const MANAGE = { user: 'admin', pbx: true } as const;

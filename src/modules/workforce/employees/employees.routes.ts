@@ -5,7 +5,7 @@ import type { EmployeeRow } from './employees.queries.js';
 import { CreateEmployeeBody, Employee, EmployeeListQuery, EmployeeParams, EmployeesParams, UpdateEmployeeBody } from './employees.schemas.js';
 import { EmployeesService, presentEmployee } from './employees.service.js';
 
-const tags = ['Workforce'];
+const tags = ['Workforce: companies, departments, employees'];
 /** Employees (and who is linked to whom) are the administrators' and the PBX API key's to see and manage. */
 const ADMIN = { user: 'admin', pbx: true } as const;
 

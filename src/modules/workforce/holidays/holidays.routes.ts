@@ -13,7 +13,7 @@ const MANAGERS = { user: 'admin', pbx: true } as const;
 export async function holidayRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new HolidaysService(ctx);
   const holidays = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: holidays'],
     schema: TenantHoliday,
     present: (rows: TenantHolidayRow[]) => rows.map(presentHoliday),
   });
@@ -84,7 +84,7 @@ export async function holidayRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   });
 
   const calendar = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: holidays'],
     schema: PublicHoliday,
     present: (days: DayOff[]) => days,
   });

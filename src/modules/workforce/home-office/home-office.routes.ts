@@ -33,7 +33,7 @@ export async function homeOfficeRoutes(app: FastifyInstance, { ctx }: { ctx: App
   typed.post('/:pbx_id/user/:employee_id/home-office-requests', {
     config: { auth: { user: true, pbx: true } },
     schema: {
-      tags: ['Workforce'],
+      tags: ['Workforce: home office'],
       operationId: 'requestHomeOffice',
       summary: 'Request home-office days for an employee: one pending row per date (201)',
       description:
@@ -58,7 +58,7 @@ export async function homeOfficeRoutes(app: FastifyInstance, { ctx }: { ctx: App
   });
 
   resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: home office'],
     schema: AbsenceRequest,
     present: (rows: AbsenceRow[], { call }) => absences.present(call.tenant, rows, false),
   }).list('/:pbx_id/user/:employee_id/home-office-requests', {
@@ -85,7 +85,7 @@ export async function homeOfficeRoutes(app: FastifyInstance, { ctx }: { ctx: App
   typed.get('/:pbx_id/calendar/home-office', {
     config: { auth: { user: true } },
     schema: {
-      tags: ['Workforce'],
+      tags: ['Workforce: home office'],
       operationId: 'getHomeOfficeCalendar',
       summary: 'The company home-office calendar (a flat array, no pagination)',
       description:

@@ -12,7 +12,7 @@ const MANAGERS = { user: 'admin', pbx: true } as const;
 export async function planningStatusRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new PlanningStatusesService(ctx);
   const statuses = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: schedules and planning'],
     schema: PlanningStatus,
     present: (rows: PlanningStatusRow[]) => rows.map(presentPlanningStatus),
   });

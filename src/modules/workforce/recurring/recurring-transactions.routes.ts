@@ -22,7 +22,7 @@ const NOT_FOUND = "Another PBX's template, a deleted one or an unknown id is 404
 export async function recurringTransactionRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new RecurringTransactionsService(ctx);
   const templates = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: recurring transactions'],
     schema: RecurringTransaction,
     present: (rows: RecurringTransactionRow[]) => rows.map(presentRecurringTransaction),
   });

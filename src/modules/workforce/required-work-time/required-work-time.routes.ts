@@ -27,7 +27,7 @@ export async function requiredWorkTimeRoutes(app: FastifyInstance, { ctx }: { ct
   app.withTypeProvider<TypeBoxTypeProvider>().get('/:pbx_id/user/:employee_id/required-work-time', {
     config: { auth: { user: true } },
     schema: {
-      tags: ['Workforce'],
+      tags: ['Workforce: required work time'],
       operationId: 'getRequiredWorkTime',
       summary: 'Contracted work time per calendar day (the employee itself only)',
       description:

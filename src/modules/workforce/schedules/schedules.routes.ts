@@ -35,17 +35,17 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   const service = new SchedulesService(ctx);
   const entries = new PlanningEntriesService(ctx);
   const schedules = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: schedules and planning'],
     schema: Schedule,
     present: (rows: ScheduleRow[], { call }) => service.present(call.tenant, rows),
   });
   const pool = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: schedules and planning'],
     schema: AssignableEmployee,
     present: (rows: AssignableEmployeeView[]) => rows,
   });
   const planning = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: schedules and planning'],
     schema: PlanningEntry,
     present: (rows: PlanningEntryRow[], { call }) => entries.present(call.tenant, rows),
   });
@@ -119,7 +119,7 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     url: '/:pbx_id/schedule-management/:schedule/planning',
     config: { auth: READERS },
     schema: {
-      tags: ['Workforce'],
+      tags: ['Workforce: schedules and planning'],
       operationId: 'getSchedulePlanning',
       summary: "A schedule's week grid: each day's slots and the entries booked in them",
       description:

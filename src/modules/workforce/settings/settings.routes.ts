@@ -11,7 +11,7 @@ const MANAGE = { user: 'admin', pbx: true } as const;
 export async function workforceSettingsRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new WorkforceSettingsService(ctx);
   const settings = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: companies, departments, employees'],
     schema: WorkforceSettings,
     present: (rows: SettingsRow[]) => rows.map(presentSettings),
   });

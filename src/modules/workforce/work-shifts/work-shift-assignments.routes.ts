@@ -21,7 +21,7 @@ export async function workShiftAssignmentRoutes(app: FastifyInstance, { ctx }: {
   const service = new WorkShiftAssignmentsService(ctx);
   app.addSchema(WorkShift);
   const assignments = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: work shifts'],
     schema: WorkShiftAssignment,
     present: (rows: AssignmentRow[], { call, include }) => service.present(call.tenant, rows, include.has('work_shift')),
   });

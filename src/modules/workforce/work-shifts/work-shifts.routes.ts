@@ -12,7 +12,7 @@ const MANAGERS = { user: 'admin', pbx: true } as const;
 export async function workShiftRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new WorkShiftsService(ctx);
   const shifts = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce'],
+    tags: ['Workforce: work shifts'],
     schema: WorkShift,
     present: (rows: WorkShiftRow[]) => rows.map(presentWorkShift),
   });
