@@ -18,7 +18,7 @@ export function toHttpError(error: FastifyError & { validation?: AjvError[]; val
     const errors: FieldErrors = {};
     const generic: FieldErrors = {};
     for (const item of error.validation) {
-      if (repeatsAnother(item)) continue;
+      if (repeatsAnother(item, error.validation)) continue;
       const field = validationField(item, error.validationContext);
       const target = item.keyword === 'anyOf' || item.keyword === 'oneOf' ? generic : errors;
       const message = validationMessage(item, field);

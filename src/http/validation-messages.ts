@@ -20,8 +20,13 @@ function refusedName(error: AjvError): string | undefined {
  * Whether an error only repeats another: ajv reports a refused property name twice, once from
  * the rule inside `propertyNames` and once as `propertyNames` itself, which alone is worded.
  */
-export function repeatsAnother(error: AjvError): boolean {
-  return error.propertyName !== undefined && error.keyword !== 'propertyNames';
+export function repeatsAnother(error: AjvError, all: readonly AjvError[]): boolean {
+  if (error.propertyName !== undefined && error.keyword !== 'propertyNames') return true;
+  // A query that refuses every undeclared key (additionalProperties: false) refuses a mistyped filter twice too; the rule's wording says more.
+  return (
+    error.keyword === 'additionalProperties' &&
+    all.some((other) => other.keyword === 'propertyNames' && other.params.propertyName === error.params.additionalProperty)
+  );
 }
 
 function refusedQueryKey(name: string, rules: QueryKeyRules | undefined): string {
