@@ -1,3 +1,6 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB } from './db/schema.js';
 import type { AppContext } from './platform/context.js';
 import { createApiKey } from './platform/auth/api-keys.js';
 import { insertPbx } from './platform/tenancy.js';
@@ -69,6 +72,9 @@ const PLANS: TenantPlan[] = [
 ];
 
 const SETTING_KEY = 'demo_seed';
+const LEASE = 'demo-seed';
+/** How long a seed waits for the demo-seed lease or the SQLite write lock before it gives up (as withLease waits). */
+const LOCK_WAIT_MS = 600_000;
 
 /**
  * Two tenants, each with an admin, two users, a disabled user and every kind of key, so
@@ -83,13 +89,116 @@ export async function seedDemo(ctx: AppContext): Promise<{ seed: DemoSeed; creat
  * The seed under the `demo-seed` lease, so of several instances starting together (or a CLI seed
  * beside a starting server) one seeds and the others wait and read its answer. `onlyIntoEmpty`:
  * a database holding other data and no demo seed is left alone (null).
+ *
+ * All or nothing: the whole seed is one transaction (the services' own transactions join it as
+ * savepoints), so a seed that fails half way leaves nothing and the next one starts clean. On
+ * SQLite it takes the write lock first (BEGIN IMMEDIATE) and waits for it, however long another
+ * process holds it, instead of failing with "database is locked".
  */
 export async function seedDemoOnce(ctx: AppContext, options: { onlyIntoEmpty: boolean }): Promise<{ seed: DemoSeed; created: boolean } | null> {
-  return withLease(ctx.db, ctx.clock, 'demo-seed', async () => {
-    const existing = await ctx.db.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
-    if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
-    if (options.onlyIntoEmpty && (await ctx.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst())) return null;
-    return { seed: await seedAll(ctx), created: true };
+  const giveUpAt = Date.now() + LOCK_WAIT_MS;
+  return whileLocked(giveUpAt, async () => {
+    await leaseLooksFree(ctx, giveUpAt);
+    return withLease(ctx.db, ctx.clock, LEASE, () =>
+      whileLocked(giveUpAt, () =>
+        inOneTransaction(ctx, async (seeding) => {
+          const existing = await seeding.db.selectFrom('settings').select('value').where('key', '=', SETTING_KEY).executeTakeFirst();
+          if (existing) return { seed: JSON.parse(ctx.secrets.open(existing.value)) as DemoSeed, created: false };
+          if (options.onlyIntoEmpty && (await seeding.db.selectFrom('pbxes').select('id').limit(1).executeTakeFirst())) return null;
+          return { seed: await seedAll(seeding), created: true };
+        }),
+      ),
+    );
+  });
+}
+
+/** SQLite's answer when another connection holds the lock (SQLITE_BUSY, SQLITE_BUSY_SNAPSHOT, ...). */
+const isLocked = (error: unknown) =>
+  typeof (error as { code?: unknown } | null)?.code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+
+/** Runs `work` again, a little later, each time SQLite answers that the database is locked. */
+async function whileLocked<T>(giveUpAt: number, work: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!isLocked(error) || Date.now() > giveUpAt) throw error;
+      await sleep(200);
+    }
+  }
+}
+
+/**
+ * Waits, reading only, while another seeder holds the lease: taking it is a write, and on SQLite
+ * a write waits for the lock synchronously, which would stall a seeder sharing this process.
+ */
+async function leaseLooksFree(ctx: AppContext, giveUpAt: number): Promise<void> {
+  for (;;) {
+    const lease = await ctx.db.selectFrom('leases').select('expires_at').where('name', '=', LEASE).executeTakeFirst();
+    if (!lease || lease.expires_at <= ctx.clock.now().toISOString() || Date.now() > giveUpAt) return;
+    await sleep(200);
+  }
+}
+
+/**
+ * Runs `work` in one transaction on one connection, with a context whose `db` is that
+ * transaction; a service that opens a transaction of its own (`db.transaction().execute()`) gets
+ * a savepoint of it instead, so its failure undoes its own part as before. Nothing is kept unless
+ * `work` completes.
+ */
+async function inOneTransaction<T>(ctx: AppContext, work: (seeding: AppContext) => Promise<T>): Promise<T> {
+  return ctx.db.connection().execute(async (connection) => {
+    // SQLite: the write lock first (a deferred BEGIN that reads and then writes fails at once when
+    // another connection wrote in between, whatever the busy timeout).
+    await sql.raw(ctx.dialect === 'sqlite' ? 'begin immediate' : 'begin').execute(connection);
+    try {
+      const result = await work({ ...ctx, db: joining(connection) });
+      await sql.raw('commit').execute(connection);
+      return result;
+    } catch (error) {
+      await sql.raw('rollback').execute(connection);
+      throw error;
+    }
+  });
+}
+
+/**
+ * The connection as a transaction that nested `transaction()` calls join as savepoints. Those
+ * that would have run at once (a seeder's `Promise.all`) take turns, as transactions on SQLite's
+ * one connection always did: interleaved savepoints would release each other.
+ */
+function joining(db: Kysely<DB>, level = 0): Kysely<DB> {
+  let turn: Promise<unknown> = Promise.resolve();
+  let savepoints = 0;
+  const inSavepoint = async <R>(callback: (trx: Transaction<DB>) => Promise<R>): Promise<R> => {
+    const name = `seed_${level}_${++savepoints}`;
+    await sql.raw(`savepoint ${name}`).execute(db);
+    try {
+      const result = await callback(joining(db, level + 1) as Transaction<DB>);
+      await sql.raw(`release savepoint ${name}`).execute(db);
+      return result;
+    } catch (error) {
+      await sql.raw(`rollback to savepoint ${name}`).execute(db);
+      await sql.raw(`release savepoint ${name}`).execute(db);
+      throw error;
+    }
+  };
+  const nested = {
+    setIsolationLevel: () => nested,
+    setAccessMode: () => nested,
+    execute: <R>(callback: (trx: Transaction<DB>) => Promise<R>): Promise<R> => {
+      const result = turn.then(() => inSavepoint(callback));
+      turn = result.catch(() => undefined);
+      return result;
+    },
+  };
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'transaction') return () => nested;
+      if (property === 'isTransaction') return true;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
   });
 }
 
