@@ -10,11 +10,11 @@ export interface Config {
   env: 'production' | 'development' | 'test';
   host: string;
   port: number;
-  /** Public address clients use; ends in /api/v1. */
+  /** Public address clients use; ends in /api/v1. Without BASE_URL, derived from HOST and PORT (a wildcard HOST as 127.0.0.1 or localhost). */
   baseUrl: string;
   /** The deployments the OpenAPI document's `servers` names (API_SERVERS), beside this server; each ends in /api/v1. */
   apiServers: ApiServer[];
-  /** `postgres://...` for PostgreSQL; otherwise the SQLite file path. */
+  /** DATABASE_URL, a `postgres://` or `postgresql://` URL; null: SQLite at `sqlitePath`. */
   databaseUrl: string | null;
   /** PostgreSQL connections per instance (DATABASE_POOL_SIZE); several instances together must stay under the server's max_connections. */
   databasePoolSize: number;
@@ -97,6 +97,8 @@ export interface Config {
   metricsToken: string | null;
   /** Serve `/metrics` on this address only, not beside the API (METRICS_LISTEN, `host:port`). */
   metricsListen: { host: string; port: number } | null;
+  /** What an operator should hear at start (production on SQLite, without SMTP, without BASE_URL): one log line each. */
+  startupWarnings: string[];
 }
 
 function intFrom(value: string | undefined, fallback: number, name: string): number {
@@ -111,6 +113,12 @@ function atLeastOne(value: number, name: string): number {
   return value;
 }
 
+function portFrom(value: string | undefined, fallback: number, name: string): number {
+  const port = intFrom(value, fallback, name);
+  if (port < 1 || port > 65535) throw new Error(`${name} must be a port number from 1 to 65535, got "${value}"`);
+  return port;
+}
+
 function booleanFrom(value: string | undefined, fallback: boolean, name: string): boolean {
   if (value === undefined || value === '') return fallback;
   if (value !== 'true' && value !== 'false') throw new Error(`${name} must be true or false, got "${value}"`);
@@ -121,6 +129,98 @@ function logFormatFrom(value: string | undefined): Config['logFormat'] {
   if (value === undefined || value === '') return 'auto';
   if (value !== 'json' && value !== 'pretty' && value !== 'auto') throw new Error(`LOG_FORMAT must be json, pretty or auto, got "${value}"`);
   return value;
+}
+
+/** The levels pino knows; anything else would fail inside pino with a message about its internals. */
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevelFrom(value: string | undefined, fallback: string): string {
+  if (value === undefined || value === '') return fallback;
+  if (!LOG_LEVELS.includes(value)) throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
+  return value;
+}
+
+function pbxEngineFrom(value: string | undefined): Config['pbxEngine'] {
+  if (value === undefined || value === '') return 'simulated';
+  if (value !== 'simulated' && value !== 'none') throw new Error(`PBX_ENGINE must be simulated or none, got "${value}"`);
+  return value;
+}
+
+/** A URL as it may be shown in an error or a log line: its password replaced. */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*:)[^@/?#\s]*@/i, '$1***@');
+}
+
+/**
+ * DATABASE_URL: unset or empty is SQLite (the file at SQLITE_PATH); set, it must be a PostgreSQL
+ * URL, `postgres://` or `postgresql://` in lower case, as the driver and `isPostgresUrl` read it.
+ * Anything else (`mysql://`, `POSTGRES://`, a leading space, a bare path) stops the start rather
+ * than leaving a production instance on SQLite. SQLite takes no URL here: its file is SQLITE_PATH.
+ */
+export function databaseUrlFrom(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (/^postgres(ql)?:\/\/\S*$/.test(value) && URL.canParse(value)) return value;
+  const shown = withoutPassword(value);
+  const hint =
+    value.trim() !== value
+      ? ' (it begins or ends with white space)'
+      : /^postgres(ql)?:/i.test(value)
+        ? ' (write the scheme in lower case: postgres://user@host:5432/db)'
+        : /^(sqlite|file):|^[./~]|\.(sqlite3?|db)$/i.test(value)
+          ? ' (for SQLite leave DATABASE_URL unset; SQLITE_PATH names the file)'
+          : '';
+  throw new Error(`DATABASE_URL must be a PostgreSQL URL (postgres://user@host:5432/db or postgresql://...), got "${shown}"${hint}`);
+}
+
+/**
+ * Bytes of key material in SECRET_KEY, read as the SecretBox reads it: 64 hex characters are 32
+ * bytes; other hex or base64 text counts what it decodes to; any other text (hashed with SHA-256
+ * into the key) its UTF-8 bytes.
+ */
+export function secretKeyBytes(value: string): number {
+  if (/^(?:[0-9a-f]{2})+$/i.test(value)) return value.length / 2;
+  if (/^(?:[\w+/-]{4})*(?:[\w+/-]{2}(?:==)?|[\w+/-]{3}=?)?$/.test(value)) return Buffer.from(value, 'base64').length;
+  return Buffer.byteLength(value, 'utf8');
+}
+
+function secretKeyFrom(value: string | undefined, nodeEnv: Config['env']): string {
+  if (value === undefined || value === '') {
+    if (nodeEnv === 'production') throw new Error('SECRET_KEY is required when NODE_ENV=production (32 random bytes: openssl rand -hex 32)');
+    return DEVELOPMENT_SECRET_KEY;
+  }
+  const bytes = secretKeyBytes(value);
+  if (bytes < 32) throw new Error(`SECRET_KEY must hold at least 32 bytes of key material (64 hex characters: openssl rand -hex 32), got ${bytes}`);
+  return value;
+}
+
+/**
+ * The address links and the OpenAPI document name when BASE_URL is not set. A wildcard HOST
+ * (0.0.0.0, ::) is where the server listens, never an address to send a browser to: it becomes
+ * 127.0.0.1 (IPv4) or localhost (:: listens on both families); another IPv6 address is bracketed.
+ */
+export function derivedBaseUrl(host: string, port: number): string {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const wildcard = isIP(bare) === 4 ? bare === '0.0.0.0' : isIP(bare) === 6 && /^[0:]+$/.test(bare);
+  const name = wildcard ? (isIP(bare) === 4 ? '127.0.0.1' : 'localhost') : isIP(bare) === 6 ? `[${bare}]` : bare;
+  return `http://${name}:${port}/api/v1`;
+}
+
+/** In production, one line each for what works but is likely a mistake on a server. */
+function productionWarnings(config: Config, baseUrlSet: boolean): string[] {
+  if (config.env !== 'production') return [];
+  const warnings: string[] = [];
+  if (!config.databaseUrl) {
+    warnings.push(
+      `DATABASE_URL is not set: the data is in the SQLite file ${config.sqlitePath}, on this machine only (set DATABASE_URL=postgres://... for PostgreSQL)`,
+    );
+  }
+  if (!config.smtpUrl) {
+    warnings.push(`SMTP_URL is not set: login e-mails (magic links, one-time codes) are written to ${resolve(config.dataDir, 'outbox')} instead of being sent`);
+  }
+  if (!baseUrlSet) {
+    warnings.push(`BASE_URL is not set: links, the OpenAPI servers entry and the docs page use ${config.baseUrl}; set the public address, ending in /api/v1`);
+  }
+  return warnings;
 }
 
 function atMost(value: number, max: number, name: string): number {
@@ -223,19 +323,18 @@ const DEVELOPMENT_SECRET_KEY = '7062782d6170692d646576656c6f706d656e742d6b65792d
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const nodeEnv = env.NODE_ENV === 'production' || env.NODE_ENV === 'test' ? env.NODE_ENV : 'development';
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  const port = intFrom(env.PORT, 8080, 'PORT');
-  const host = env.HOST ?? '127.0.0.1';
-  const secretKey = env.SECRET_KEY ?? DEVELOPMENT_SECRET_KEY;
-  if (nodeEnv === 'production' && !env.SECRET_KEY) throw new Error('SECRET_KEY is required when NODE_ENV=production');
+  const port = portFrom(env.PORT, 8080, 'PORT');
+  const host = env.HOST || '127.0.0.1';
+  const secretKey = secretKeyFrom(env.SECRET_KEY, nodeEnv);
   if (env.BASE_URL && !/^https?:\/\/[^/]/.test(env.BASE_URL)) throw new Error(`BASE_URL must be an absolute http(s) URL, got "${env.BASE_URL}"`);
   const tokenTtl = intFrom(env.USER_TOKEN_TTL_SECONDS, 30 * 24 * 3600, 'USER_TOKEN_TTL_SECONDS');
   const config: Config = {
     env: nodeEnv,
     host,
     port,
-    baseUrl: (env.BASE_URL ?? `http://${host}:${port}/api/v1`).replace(/\/$/, ''),
+    baseUrl: (env.BASE_URL || derivedBaseUrl(host, port)).replace(/\/$/, ''),
     apiServers: parseApiServers(env.API_SERVERS),
-    databaseUrl: env.DATABASE_URL || null,
+    databaseUrl: databaseUrlFrom(env.DATABASE_URL),
     databasePoolSize: atLeastOne(intFrom(env.DATABASE_POOL_SIZE, 10, 'DATABASE_POOL_SIZE'), 'DATABASE_POOL_SIZE'),
     sqlitePath: resolve(env.SQLITE_PATH ?? `${dataDir}/pbx-api.sqlite`),
     dataDir,
@@ -244,7 +343,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     secretKey,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'PBX API <no-reply@pbx-api.local>',
-    logLevel: env.LOG_LEVEL ?? (nodeEnv === 'test' ? 'silent' : 'info'),
+    logLevel: logLevelFrom(env.LOG_LEVEL, nodeEnv === 'test' ? 'silent' : 'info'),
     logFormat: logFormatFrom(env.LOG_FORMAT),
     scheduleSlotMinutes: atMost(
       atLeastOne(intFrom(env.SCHEDULE_SLOT_MINUTES, 30, 'SCHEDULE_SLOT_MINUTES'), 'SCHEDULE_SLOT_MINUTES'),
@@ -263,8 +362,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     loginAttemptsPerWindow: intFrom(env.LOGIN_ATTEMPTS_PER_WINDOW, 10, 'LOGIN_ATTEMPTS_PER_WINDOW'),
     loginWindowSeconds: intFrom(env.LOGIN_WINDOW_SECONDS, 900, 'LOGIN_WINDOW_SECONDS'),
     seedDemo: booleanFrom(env.SEED_DEMO, nodeEnv !== 'production', 'SEED_DEMO'),
-    trustProxy: env.TRUST_PROXY === 'true',
-    jobWorkerEnabled: env.JOB_WORKER !== 'false',
+    trustProxy: booleanFrom(env.TRUST_PROXY, false, 'TRUST_PROXY'),
+    jobWorkerEnabled: booleanFrom(env.JOB_WORKER, true, 'JOB_WORKER'),
     jobPollIntervalMs: intFrom(env.JOB_POLL_INTERVAL_MS, 1000, 'JOB_POLL_INTERVAL_MS'),
     jobLeaseSeconds: intFrom(env.JOB_LEASE_SECONDS, 60, 'JOB_LEASE_SECONDS'),
     importMaxBytes: intFrom(env.IMPORT_MAX_BYTES, 20 * 1024 * 1024, 'IMPORT_MAX_BYTES'),
@@ -274,14 +373,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       MAX_SECRET_OVERLAP_SECONDS,
       'WEBHOOK_SECRET_OVERLAP_SECONDS',
     ),
-    webhookAllowPrivate: env.WEBHOOK_ALLOW_PRIVATE === 'true',
+    webhookAllowPrivate: booleanFrom(env.WEBHOOK_ALLOW_PRIVATE, false, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
-    pbxEngine: env.PBX_ENGINE === 'none' ? 'none' : 'simulated',
+    pbxEngine: pbxEngineFrom(env.PBX_ENGINE),
     amiConnectTimeoutMs: intFrom(env.AMI_CONNECT_TIMEOUT_MS, 5000, 'AMI_CONNECT_TIMEOUT_MS'),
     amiActionTimeoutMs: intFrom(env.AMI_ACTION_TIMEOUT_MS, 10_000, 'AMI_ACTION_TIMEOUT_MS'),
     amiAllowedHosts: parseHostPatterns(env.AMI_ALLOWED_HOSTS, 'AMI_ALLOWED_HOSTS'),
     amiAllowLoopback: booleanFrom(env.AMI_ALLOW_LOOPBACK, nodeEnv !== 'production', 'AMI_ALLOW_LOOPBACK'),
-    amiEventsEnabled: env.AMI_EVENTS !== 'false',
+    amiEventsEnabled: booleanFrom(env.AMI_EVENTS, true, 'AMI_EVENTS'),
     amiEventsLeaseSeconds: atLeastOne(intFrom(env.AMI_EVENTS_LEASE_SECONDS, 30, 'AMI_EVENTS_LEASE_SECONDS'), 'AMI_EVENTS_LEASE_SECONDS'),
     amiOriginateWaitMs: intFrom(env.AMI_ORIGINATE_WAIT_MS, 1500, 'AMI_ORIGINATE_WAIT_MS'),
     amiLoginFailureLimit: atLeastOne(intFrom(env.AMI_LOGIN_FAILURE_LIMIT, 5, 'AMI_LOGIN_FAILURE_LIMIT'), 'AMI_LOGIN_FAILURE_LIMIT'),
@@ -292,6 +391,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     corsCredentials: booleanFrom(env.CORS_CREDENTIALS, false, 'CORS_CREDENTIALS'),
     metricsToken: secretFrom(env.METRICS_TOKEN, 'METRICS_TOKEN'),
     metricsListen: parseListenAddress(env.METRICS_LISTEN, 'METRICS_LISTEN'),
+    startupWarnings: [],
   };
-  return { ...config, ...overrides };
+  const merged = { ...config, ...overrides };
+  return { ...merged, startupWarnings: overrides.startupWarnings ?? productionWarnings(merged, Boolean(env.BASE_URL)) };
 }

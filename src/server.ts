@@ -16,6 +16,7 @@ export async function serve(config: Config): Promise<void> {
     app.log.info(`metrics at http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`);
   }
   app.log.info(`pbx-api serving ${config.baseUrl} (docs at ${config.baseUrl}/docs) on ${database.dialect}`);
+  for (const warning of config.startupWarnings) app.log.warn(warning);
 
   let closing = false;
   const shutdown = async (signal: string) => {
