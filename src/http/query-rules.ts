@@ -22,7 +22,8 @@ type QuerySchema = Record<string, unknown> & { properties?: Record<string, unkno
  *   allow-list, and values outside it, here all of them, are rejected);
  * - a `filter[key]` the route does not declare (a typo would otherwise list everything);
  * - the page-size spelling the route does not read (`per_page` where it reads `perPage`, and
- *   the reverse; rule 5 spells it per list).
+ *   the reverse; rule 5 spells it per list);
+ * - `sort` or `search` on a list that has a fixed order or no search.
  * Other undeclared keys (a cache buster) still pass. Reads without a query string get an empty
  * one to carry the rule. Query-level keywords do not reach the OpenAPI parameters.
  */
@@ -49,6 +50,8 @@ function withKeyRules(query: QuerySchema, isRead: boolean): QuerySchema {
   const refused: Array<Record<string, unknown>> = [];
   if (rules.pageSize) refused.push({ const: rules.pageSize === 'perPage' ? 'per_page' : 'perPage' });
   if (isRead && !rules.embeds) refused.push({ const: 'include' });
+  // A list with a fixed order, or no search, would otherwise answer as if it had sorted or searched.
+  if (rules.pageSize) for (const name of ['sort', 'search']) if (!names.includes(name)) refused.push({ const: name });
   refused.push(rules.filters.length ? { allOf: [{ pattern: '^filter\\[' }, { not: { enum: rules.filters } }] } : { pattern: '^filter\\[' });
   const rule = { not: { anyOf: refused }, [QUERY_RULES]: rules, ...(query.propertyNames ? { allOf: [query.propertyNames] } : {}) };
   return { ...query, propertyNames: rule };

@@ -32,6 +32,8 @@ export function repeatsAnother(error: AjvError, all: readonly AjvError[]): boole
 function refusedQueryKey(name: string, rules: QueryKeyRules | undefined): string {
   if (rules?.pageSize && (name === 'perPage' || name === 'per_page')) return `The ${name} parameter is not accepted here; the page size is ${rules.pageSize}.`;
   if (name === 'include') return 'The selected include is invalid: this endpoint embeds no relations.';
+  if (name === 'sort') return 'The sort parameter is not accepted here: this list has a fixed order.';
+  if (name === 'search') return 'The search parameter is not accepted here: this list has no search.';
   if (name.startsWith('filter[')) {
     return rules?.filters.length
       ? `The ${name} parameter is not accepted here. Filters: ${rules.filters.join(', ')}.`

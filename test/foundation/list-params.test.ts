@@ -79,6 +79,21 @@ describe('query keys a route does not take', () => {
     expect((await get('/integrations/api-keys?_=1700000000')).statusCode).toBe(200);
   });
 
+  it('refuses sort on a list with a fixed order and search on a list without one', async () => {
+    const document = (await t.app.inject('/api/v1/openapi.json')).json<{
+      paths: Record<string, { get?: { parameters?: Array<{ name: string; in: string }> } }>;
+    }>();
+    const lists = Object.entries(document.paths).filter(([, methods]) => methods.get?.parameters?.some((p) => p.name === 'perPage' || p.name === 'per_page'));
+    const without = (name: string) => lists.find(([path, methods]) => !path.includes('{') && !methods.get!.parameters!.some((p) => p.name === name))?.[0];
+    const fixedOrder = without('sort');
+    const noSearch = without('search');
+    expect(fixedOrder ?? noSearch).toBeDefined();
+    if (fixedOrder)
+      expect((await get(`${fixedOrder}?sort=name`)).json().errors).toEqual({ sort: ['The sort parameter is not accepted here: this list has a fixed order.'] });
+    if (noSearch)
+      expect((await get(`${noSearch}?search=x`)).json().errors).toEqual({ search: ['The search parameter is not accepted here: this list has no search.'] });
+  });
+
   it('names every refused key of one request together', async () => {
     const response = await get('/integrations/api-keys?per_page=5&filter[a]=1&include=x&sort=nope');
     expect(response.statusCode).toBe(422);
