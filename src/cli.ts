@@ -1,4 +1,7 @@
 #!/usr/bin/env node
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
@@ -19,26 +22,114 @@ const loadApp = () => import('./app.js');
 const loadDemoSeed = () => import('./demo-seed.js');
 const loadDirectory = () => import('./modules/directory/index.js');
 
+type OptionName = keyof typeof OPTIONS;
+
+interface Command {
+  /** Its lines in the usage: the command's words, then its arguments and options. */
+  usage: string[];
+  summary: string;
+  /** What `<command> --help` adds to the usage and summary. */
+  details?: string;
+  /** The options it takes, besides --help and --version. */
+  options: OptionName[];
+  /** How many arguments may follow the command's words. */
+  args?: number;
+}
+
+const COMMANDS: Record<string, Command> = {
+  serve: {
+    usage: ['serve'],
+    summary: 'migrate, seed demo data into an empty database (not in production unless SEED_DEMO=true), serve the API',
+    details: `Listens on HOST:PORT (127.0.0.1:8080); BASE_URL is the public address its links and documents name.
+SIGTERM or Ctrl-C lets requests in flight finish first. In production it warns (one log line each)
+when it runs on SQLite, without SMTP_URL or without BASE_URL.`,
+    options: [],
+  },
+  migrate: { usage: ['migrate'], summary: 'apply pending database migrations', options: [] },
+  seed: {
+    usage: ['seed --demo [--json]'],
+    summary: 'seed the demo tenants (idempotent); --json prints only the JSON',
+    details: `  --demo   the two demo tenants (Acme Logistics, Globex Handels) with users, keys and sample data
+  --json   print their logins, API keys and sample ids as JSON, the same JSON on every run`,
+    options: ['demo', 'json'],
+  },
+  openapi: {
+    usage: ['openapi'],
+    summary: 'print the OpenAPI document the server serves at /api/v1/openapi.json',
+    details: 'Built as the server builds it, on a throw-away in-memory database: the configured one is not opened.',
+    options: [],
+  },
+  'tenant create': {
+    usage: ['tenant create --name NAME [--country LU] [--timezone Europe/Luxembourg] [--plan standard] [--rate-limit N]'],
+    summary: 'create a PBX (a tenant); prints it as JSON',
+    details: `  --country      two-letter ISO code of the PBX's country (LU)
+  --timezone     IANA time zone of the PBX
+  --plan         plan name (standard)
+  --rate-limit   requests a minute per user or key, instead of RATE_LIMIT_PER_MINUTE`,
+    options: ['name', 'country', 'timezone', 'plan', 'rate-limit'],
+  },
+  'user create': {
+    usage: ['user create --pbx PBX_ID --email EMAIL [--password PASSWORD] [--first-name F] [--last-name L] [--role user|admin]'],
+    summary: 'create a user of a PBX; prints it as JSON',
+    details: `  --password     at least 8 characters. Without it the user has no password and signs in with a
+                 magic link (POST /magic-link) or a one-time code (POST /passwordless/login) e-mailed
+                 to EMAIL; an administrator can set one later (PATCH /users/{id} {"password": ...})
+  --role         user (the default) or admin`,
+    options: ['pbx', 'email', 'password', 'first-name', 'last-name', 'role'],
+  },
+  'api-key create': {
+    usage: [
+      'api-key create --kind pbx|integration|internal|pbx-server --pbx PBX_ID [--name NAME] [--scopes a,b]',
+      'api-key create --kind internal --operator-wide [--name NAME]',
+    ],
+    summary: 'create an API key of a PBX, or an operator-wide internal key; prints it, token included, as JSON',
+    details: `  --scopes          an integration key's scopes: ${INTEGRATION_SCOPES.join(', ')}
+  --operator-wide   an internal key serving every PBX: its name is marked, its every use logged`,
+    options: ['kind', 'pbx', 'name', 'scopes', 'operator-wide'],
+  },
+  'api-key list': {
+    usage: ['api-key list [--pbx PBX_ID] [--kind KIND]'],
+    summary: 'the keys (never their tokens) as JSON, operator-wide ones marked',
+    options: ['pbx', 'kind'],
+  },
+  'api-key revoke': { usage: ['api-key revoke ID_OR_TOKEN'], summary: 'revoke a key, named by its id or its token', options: [], args: 1 },
+};
+
+/** A usage line with its summary beside it, or below it when the line is long. */
+function overviewLines(name: string): string[] {
+  const { usage, summary } = COMMANDS[name];
+  const lines = usage.map((line) => `  ${line}`);
+  const last = lines.length - 1;
+  if (lines[last].length < 36) lines[last] = `${lines[last].padEnd(38)}${summary}`;
+  else lines.push(`${' '.repeat(38)}${summary}`);
+  return lines;
+}
+
 const USAGE = `Usage: pbx-api <command> [options]
 
 Commands:
-  serve                               migrate, seed demo data into an empty database (not in production
-                                      unless SEED_DEMO=true), serve the API
-  migrate                             apply pending database migrations
-  seed --demo [--json]                seed the demo tenants (idempotent); --json prints only the JSON
-  openapi                             print the OpenAPI 3.1 document the server serves at /api/v1/openapi.json
-  tenant create --name NAME [--country LU] [--timezone Europe/Luxembourg] [--plan standard] [--rate-limit N]
-  user create --pbx PBX_ID --email EMAIL [--password PASSWORD] [--first-name F] [--last-name L] [--role user|admin]
-  api-key create --kind pbx|integration|internal|pbx-server --pbx PBX_ID [--name NAME] [--scopes a,b]
-  api-key create --kind internal --operator-wide [--name NAME]
-                                      an internal key serving every PBX: its name is marked, its every use logged
-  api-key list [--pbx PBX_ID] [--kind KIND]
-                                      the keys (never their tokens) as JSON, operator-wide ones marked
-  api-key revoke ID_OR_TOKEN
+${Object.keys(COMMANDS).flatMap(overviewLines).join('\n')}
 
-Settings come from the environment (see README): DATABASE_URL, SQLITE_PATH, PORT, ...`;
+  pbx-api <command> --help            that command's options
+  pbx-api --version                   the version
+
+Settings come from the environment (see README): DATABASE_URL (unset: SQLite under DATA_DIR), DATA_DIR, PORT, ...
+Commands that open the database name it, and the data folder, on their first line (on stderr).`;
+
+/** `pbx-api user create --help`, or `pbx-api user --help` for a group of commands. */
+function commandUsage(name: string): string {
+  const group = Object.keys(COMMANDS).filter((command) => command.startsWith(`${name} `));
+  if (group.length)
+    return `Usage: pbx-api ${name} <${group.map((command) => command.slice(name.length + 1)).join('|')}> [options]\n\n${group.flatMap(overviewLines).join('\n')}`;
+  const command = COMMANDS[name];
+  const usage = command.usage.map((line, i) => `${i === 0 ? 'Usage:' : '      '} pbx-api ${line}`).join('\n');
+  return `${usage}\n\n${command.summary[0].toUpperCase()}${command.summary.slice(1)}.${command.details ? `\n\n${command.details}` : ''}`;
+}
 
 class UsageError extends Error {}
+
+/** The command being run, once known: a usage error then shows its usage rather than all of them. */
+let current: string | null = null;
 
 function need(value: string | undefined, flag: string): string {
   if (!value) throw new UsageError(`missing ${flag}`);
@@ -63,20 +154,108 @@ const OPTIONS = {
   scopes: { type: 'string' },
   'operator-wide': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
 } as const;
 
+/** Edits (one letter added, removed or changed) from one word to another. */
+function distance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length];
+}
+
+/** `unknown command "sevre"; did you mean "serve"?`, or the names to choose from when none is close. */
+function unknownCommand(given: string, names: string[]): UsageError {
+  const [closest] = [...names].sort((a, b) => distance(given, a) - distance(given, b));
+  const close = distance(given, closest) <= Math.max(2, Math.floor(closest.length / 3));
+  return new UsageError(`unknown command "${given}"; ${close ? `did you mean "${closest}"?` : `the commands are ${names.join(', ')}`}`);
+}
+
+/** The command the words name (`serve`, `user create`) and the arguments after it. */
+function resolveCommand(words: string[]): { name: string; args: string[] } {
+  const names = Object.keys(COMMANDS);
+  const [first, second] = words;
+  if (names.includes(first)) return { name: first, args: words.slice(1) };
+  const group = names.filter((name) => name.startsWith(`${first} `));
+  if (!group.length) throw unknownCommand(first, [...new Set(names.map((name) => name.split(' ')[0]))]);
+  current = first;
+  if (second === undefined) throw new UsageError(`${first} needs a sub-command: ${group.map((name) => name.slice(first.length + 1)).join(', ')}`);
+  if (!group.includes(`${first} ${second}`)) throw unknownCommand(`${first} ${second}`, group);
+  return { name: `${first} ${second}`, args: words.slice(2) };
+}
+
+/** The version in the package.json above this file (src/ in a clone, dist/bundle/ when built). */
+function packageVersion(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) {
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; version?: string };
+      if (manifest.name === 'pbx-api' && manifest.version) return manifest.version;
+    }
+    if (dirname(dir) === dir) return 'unknown';
+  }
+}
+
+/** Which database and data folder a command works on: a command run in the wrong folder would otherwise make a new one there unseen. */
+function databaseLine(config: Config): string {
+  if (!config.databaseUrl) return `pbx-api: SQLite database ${config.sqlitePath} (data folder ${config.dataDir})`;
+  const url = new URL(config.databaseUrl);
+  const host = url.hostname ? `${url.hostname}${url.port ? `:${url.port}` : ''}` : (url.searchParams.get('host') ?? 'the local socket');
+  const user = url.username ? ` as ${decodeURIComponent(url.username)}` : '';
+  return `pbx-api: PostgreSQL database "${decodeURIComponent(url.pathname.slice(1))}" on ${host}${user} (data folder ${config.dataDir})`;
+}
+
+/** parseArgs, with its messages made short (`unknown option --bogus`) and the command found for the usage shown with them. */
+function parseCommandLine(argv: string[]) {
+  try {
+    return parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    const words = argv.filter((word) => !word.startsWith('-'));
+    current = [words.slice(0, 2).join(' '), words[0]].find((name) => name && name in COMMANDS) ?? null;
+    const { code, message } = error as { code?: string; message: string };
+    const option = /^(?:Unknown option|Option) '([^' ]+)/.exec(message)?.[1];
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) throw new UsageError(`unknown option ${option}`);
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && option) {
+      throw new UsageError(message.includes('does not take') ? `${option} takes no value` : `${option} needs a value`);
+    }
+    throw error;
+  }
+}
+
 async function run(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const [command, sub, arg] = positionals;
-  if (values.help || !command) {
-    process.stdout.write(`${USAGE}\n`);
-    if (!command && !values.help) process.exitCode = 2;
+  const { values, positionals } = parseCommandLine(argv);
+  if (values.version) {
+    process.stdout.write(`${packageVersion()}\n`);
     return;
   }
+  const words = positionals[0] === 'help' ? positionals.slice(1) : positionals;
+  const asksHelp = values.help === true || positionals[0] === 'help';
+  if (!words.length) {
+    process.stdout.write(`${USAGE}\n`);
+    if (!asksHelp) process.exitCode = 2;
+    return;
+  }
+  if (asksHelp && words.length === 1 && !(words[0] in COMMANDS) && Object.keys(COMMANDS).some((name) => name.startsWith(`${words[0]} `))) {
+    process.stdout.write(`${commandUsage(words[0])}\n`);
+    return;
+  }
+  const { name, args } = resolveCommand(words);
+  current = name;
+  if (asksHelp) {
+    process.stdout.write(`${commandUsage(name)}\n`);
+    return;
+  }
+  const foreign = (Object.keys(values) as OptionName[]).find((option) => values[option] !== undefined && !COMMANDS[name].options.includes(option));
+  if (foreign) throw new UsageError(`${name} does not take --${foreign}`);
+  if (args.length > (COMMANDS[name].args ?? 0)) throw new UsageError(`${name} does not take the argument "${args[COMMANDS[name].args ?? 0]}"`);
+  const [arg] = args;
   const config = loadConfig();
-  const single = ['serve', 'migrate', 'seed', 'openapi'].includes(command);
-  if (!single && !sub) throw new UsageError(`${command} needs a sub-command`);
-  switch (single ? command : `${command} ${sub}`) {
+  if (name !== 'openapi') process.stderr.write(`${databaseLine(config)}\n`);
+  switch (name) {
     case 'serve':
       return (await loadServer()).serve(config);
     case 'migrate':
@@ -122,18 +301,21 @@ async function run(argv: string[]): Promise<void> {
         if (!/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) throw new UsageError('--email is not an e-mail address');
         const role = values.role ?? 'user';
         if (role !== 'user' && role !== 'admin') throw new UsageError('--role must be user or admin');
+        const password = values.password;
+        if (password !== undefined && (password.length < 8 || password.length > 255)) throw new UsageError('--password must be 8 to 255 characters');
         if (!(await findPbx(database.db, pbxId))) throw new UsageError(`no PBX with id ${pbxId}`);
         const { insertUser } = await loadDirectory();
         try {
           const user = await insertUser(database.db, commandContext(config, database).clock, {
             pbx_id: pbxId,
             email,
-            password: values.password ?? null,
+            password: password ?? null,
             first_name: values['first-name'],
             last_name: values['last-name'],
             role,
           });
           process.stdout.write(`${JSON.stringify(user)}\n`);
+          if (password === undefined) process.stderr.write(`${noPasswordNotice(config, user.email, user.id)}\n`);
         } catch (error) {
           if (isUniqueViolation(error)) throw new UsageError(`a user with e-mail ${email} already exists`);
           throw error;
@@ -171,8 +353,17 @@ async function run(argv: string[]): Promise<void> {
         process.stdout.write(config.redisUrl ? 'Revoked.\n' : `Revoked. Running servers refuse it within CACHE_TTL_MS (${config.cacheTtlMs} ms).\n`);
       });
     default:
-      throw new UsageError(`unknown command: ${positionals.join(' ')}`);
+      throw new UsageError(`unknown command "${name}"`);
   }
+}
+
+/** A user made without --password can still sign in: how, and how a password is set later. */
+function noPasswordNotice(config: Config, email: string, id: string): string {
+  const delivery = config.smtpUrl ? 'e-mailed to that address' : `written to ${join(config.dataDir, 'outbox')} while SMTP_URL is not set`;
+  return (
+    `pbx-api: ${email} has no password: the user signs in with a magic link (POST /magic-link) or a one-time code ` +
+    `(POST /passwordless/login), ${delivery}; an administrator can set one with PATCH /users/${id} {"password": "..."}.`
+  );
 }
 
 function apiKeyKind(value: string): ApiKeyKind {
@@ -213,7 +404,7 @@ async function printOpenApi(config: Config): Promise<void> {
 
 run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-    process.stderr.write(`pbx-api: ${(error as Error).message}\n\n${USAGE}\n`);
+    process.stderr.write(`pbx-api: ${(error as Error).message}\n\n${current ? commandUsage(current) : USAGE}\n`);
     process.exit(2);
   }
   process.stderr.write(`pbx-api: ${(error as Error).message}\n`);

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, it } from 'vitest';
@@ -27,15 +29,23 @@ function workspace() {
   dataDirs.push(dataDir);
   const env = { ...inherited, DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
   async function cliWith(extraEnv: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
-    try {
-      const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { env: { ...env, ...extraEnv }, timeout: 120_000 });
-      return { stdout, stderr, code: 0 };
-    } catch (error) {
-      const e = error as { stdout: string; stderr: string; code: number };
-      return { stdout: e.stdout, stderr: e.stderr, code: e.code };
-    }
+    return cliIn(process.cwd(), { ...env, ...extraEnv }, ...args);
   }
   return { dataDir, cliWith, cli: (...args: string[]) => cliWith({}, ...args) };
+}
+
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const CLI = resolve('src/cli.ts');
+
+/** The CLI from the sources, started in any folder. */
+async function cliIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliResult> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['--import', TSX, CLI, ...args], { cwd, env, timeout: 120_000 });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const e = error as { stdout: string; stderr: string; code: number };
+    return { stdout: e.stdout, stderr: e.stderr, code: e.code };
+  }
 }
 
 // The CLI works on the configured database; this suite runs it once, on SQLite. Each test has a
@@ -149,5 +159,79 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     expect(results[4].stderr).toContain('--kind must be');
     // An internal key names its PBX, or says it serves every PBX.
     expect(results[7].stderr).toContain('--operator-wide');
+  }, 180_000);
+
+  it('each command has its own help; --version prints the version', async ({ expect }) => {
+    const { cli } = workspace();
+    const [overview, serve, user, group, viaHelp, version] = await Promise.all([
+      cli('--help'),
+      cli('serve', '--help'),
+      cli('user', 'create', '--help'),
+      cli('api-key', '--help'),
+      cli('help', 'seed'),
+      cli('--version'),
+    ]);
+    for (const result of [overview, serve, user, group, viaHelp, version]) expect(result.code).toBe(0);
+    expect(overview.stdout).toMatch(/^Usage: pbx-api <command> \[options\]/);
+    expect(serve.stdout).toMatch(/^Usage: pbx-api serve\n\nMigrate, seed demo data/);
+    expect(user.stdout).toMatch(/^Usage: pbx-api user create --pbx PBX_ID --email EMAIL/);
+    expect(user.stdout).toContain('magic link');
+    expect(user.stdout).not.toContain('api-key');
+    expect(group.stdout).toMatch(/^Usage: pbx-api api-key <create\|list\|revoke>/);
+    expect(viaHelp.stdout).toMatch(/^Usage: pbx-api seed --demo \[--json\]/);
+    expect(version.stdout).toBe(`${(JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version}\n`);
+    expect(version.stderr).toBe('');
+  }, 180_000);
+
+  it('names an unknown command or option plainly, with the closest command', async ({ expect }) => {
+    const { cli } = workspace();
+    const [bogus, typo, sub, group, option, value] = await Promise.all([
+      cli('bogus'),
+      cli('sevre'),
+      cli('user', 'creat'),
+      cli('user'),
+      cli('serve', '--bogus'),
+      cli('migrate', '--email', 'a@b.cd'),
+    ]);
+    for (const result of [bogus, typo, sub, group, option, value]) expect(result.code).toBe(2);
+    const first = (result: CliResult) => result.stderr.split('\n')[0];
+    expect(first(bogus)).toBe('pbx-api: unknown command "bogus"; the commands are serve, migrate, seed, openapi, tenant, user, api-key');
+    expect(first(typo)).toBe('pbx-api: unknown command "sevre"; did you mean "serve"?');
+    expect(first(sub)).toBe('pbx-api: unknown command "user creat"; did you mean "user create"?');
+    expect(first(group)).toBe('pbx-api: user needs a sub-command: create');
+    expect(first(option)).toBe('pbx-api: unknown option --bogus');
+    expect(option.stderr).toContain('Usage: pbx-api serve\n');
+    expect(first(value)).toBe('pbx-api: migrate does not take --email');
+  }, 180_000);
+
+  it('says which database and data folder a command works on, on stderr, from any folder', async ({ expect }) => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'pbx-cli-cwd-'));
+    dataDirs.push(elsewhere);
+    const { DATA_DIR: _dataDir, SQLITE_PATH: _sqlitePath, ...env } = { ...inherited, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
+    const seeded = await cliIn(elsewhere, env, 'seed', '--demo', '--json');
+    expect(seeded.code).toBe(0);
+    expect(seeded.stderr.split('\n')[0]).toBe(`pbx-api: SQLite database ${join(elsewhere, 'data', 'pbx-api.sqlite')} (data folder ${join(elsewhere, 'data')})`);
+    expect(JSON.parse(seeded.stdout).tenants).toHaveLength(2);
+    const postgres = await cliIn(elsewhere, { ...env, DATABASE_URL: 'postgres://pbx:hunter2@127.0.0.1:1/pbx_nowhere' }, 'migrate');
+    expect(postgres.code).toBe(1);
+    expect(postgres.stderr.split('\n')[0]).toBe(`pbx-api: PostgreSQL database "pbx_nowhere" on 127.0.0.1:1 as pbx (data folder ${join(elsewhere, 'data')})`);
+    expect(postgres.stderr).not.toContain('hunter2');
+  }, 180_000);
+
+  it('user create without --password says how the user signs in', async ({ expect }) => {
+    const { cli } = workspace();
+    const tenant = JSON.parse((await cli('tenant', 'create', '--name', 'Passwordless Corp')).stdout);
+    const without = await cli('user', 'create', '--pbx', tenant.id, '--email', 'nopw@example.test');
+    expect(without.code).toBe(0);
+    const user = JSON.parse(without.stdout);
+    expect(user.email).toBe('nopw@example.test');
+    const notice = without.stderr.split('\n')[1];
+    expect(notice).toMatch(/^pbx-api: nopw@example\.test has no password: the user signs in with a magic link \(POST \/magic-link\) or a one-time code/);
+    expect(notice).toContain(`PATCH /users/${user.id}`);
+    const withPassword = await cli('user', 'create', '--pbx', tenant.id, '--email', 'pw@example.test', '--password', 'long-enough-pw');
+    expect(withPassword.stderr).not.toContain('no password');
+    const short = await cli('user', 'create', '--pbx', tenant.id, '--email', 'short@example.test', '--password', 'abc');
+    expect(short.code).toBe(2);
+    expect(short.stderr.split('\n')[1]).toBe('pbx-api: --password must be 8 to 255 characters');
   }, 180_000);
 });
