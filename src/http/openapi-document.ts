@@ -126,6 +126,7 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
   doc.components = { ...(doc.components ?? {}), headers: { ...RESPONSE_HEADERS } };
   doc.info = { ...(doc.info ?? {}), contact };
   const schemas = doc.components.schemas ?? {};
+  const ids = idsOf(schemas);
   const server = doc.servers?.[0]?.url ?? '';
   const used = new Set<string>();
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
@@ -144,7 +145,7 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
         if (status === '206') headers['Content-Range'] ??= ref('Content-Range');
         if (status === '200' && path === '/calls/new') headers['Idempotent-Replayed'] ??= ref('Idempotent-Replayed');
         response.headers = headers;
-        if (status.startsWith('2')) addExample(response, schemas, `${server}${path}`);
+        if (status.startsWith('2')) addExample(response, { schemas, url: `${server}${path}`, message: ANSWER_MESSAGES[operation.operationId ?? ''], ids });
       }
     }
   }
@@ -155,6 +156,25 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
     .map((name) => ({ name, description: TAG_DESCRIPTIONS[name] ?? `Operations on ${name.toLowerCase()}.` }));
   return document;
 }
+
+/**
+ * What an answer's top-level `message` says, by operation: the route's own words (a schema such as
+ * `{message}` serves several routes, each saying something else).
+ */
+export const ANSWER_MESSAGES: Record<string, string> = {
+  login: 'Login successful.',
+  magicLogin: 'Login successful.',
+  passwordlessVerify: 'Login successful.',
+  logout: 'Logged out.',
+  requestMagicLink: 'If this address has an account, a login link is on its way.',
+  getProfile: 'Authenticated user profile.',
+  listDevices: 'Devices retrieved successfully.',
+  registerDevice: 'Device registered successfully.',
+  deactivateDevice: 'Device deactivated successfully.',
+  getCallDetail: 'Call detail record retrieved.',
+  placeCall: 'The call is being placed: your endpoints ring first, then the destination is dialled.',
+  testAmiConnection: 'Connected and logged in to the PBX; the AMI user may do what the engine needs.',
+};
 
 /** The parts of a JSON Schema an example is built from. */
 interface Schema {
@@ -179,23 +199,42 @@ interface Built {
   given: boolean;
 }
 
+/** Where an example is built: the document's schemas, the operation's URL on this server, its answer's message, and the ids the examples name. */
+interface ExampleContext {
+  schemas: Record<string, Schema>;
+  url: string;
+  message?: string;
+  ids: Record<string, unknown>;
+}
+
+/** The first value of each `…_id` field in the schemas' examples (the demo PBX's id, an employee's …), to fill a list's path. */
+function idsOf(schemas: Record<string, Schema>): Record<string, unknown> {
+  const ids: Record<string, unknown> = {};
+  for (const schema of Object.values(schemas)) {
+    const example = schema.examples?.[0];
+    if (example && typeof example === 'object')
+      for (const [key, value] of Object.entries(example)) if (key.endsWith('_id') && typeof value === 'string') ids[key] ??= value;
+  }
+  return ids;
+}
+
 /**
  * Each JSON body of a success answer gets the example its schemas make: the resource's own example
  * (the `examples` of its schema with `$id`) inside the answer's envelope, `{data: …}` or a page of
- * the list with its links and meta as `paginate()` writes them for `url`. One source: the schemas.
+ * the list with its links and meta as `paginate()` writes them. One source: the schemas.
  */
-function addExample(response: Json, schemas: Record<string, Schema>, url: string): void {
+function addExample(response: Json, context: ExampleContext): void {
   for (const [type, media] of Object.entries((response.content as Record<string, Json & { schema?: Schema }> | undefined) ?? {})) {
     if (!type.includes('json') || !media.schema || media.example !== undefined || media.examples !== undefined) continue;
-    const built = exampleOf(media.schema, schemas, url);
+    const built = exampleOf(media.schema, context, true);
     if (built?.given) media.example = built.value;
   }
 }
 
-function exampleOf(schema: Schema, schemas: Record<string, Schema>, url: string): Built | undefined {
+function exampleOf(schema: Schema, context: ExampleContext, top = false): Built | undefined {
   if (schema.$ref) {
-    const target = schemas[schema.$ref.split('/').pop() ?? ''];
-    return target ? exampleOf(target, schemas, url) : undefined;
+    const target = context.schemas[schema.$ref.split('/').pop() ?? ''];
+    return target ? exampleOf(target, context) : undefined;
   }
   if (Array.isArray(schema.examples) && schema.examples.length > 0) return { value: schema.examples[0], given: true };
   if (schema.example !== undefined) return { value: schema.example, given: true };
@@ -204,22 +243,23 @@ function exampleOf(schema: Schema, schemas: Record<string, Schema>, url: string)
   if (schema.enum?.length) return { value: schema.enum.find((value) => value !== null) ?? null, given: true };
   const variants = schema.anyOf ?? schema.oneOf;
   if (variants) {
-    const built = variants.map((variant) => exampleOf(variant, schemas, url));
+    const built = variants.map((variant) => exampleOf(variant, context));
     return built.find((b) => b?.given) ?? built.find((b) => b !== undefined);
   }
   if (schema.allOf) {
-    const parts = schema.allOf.map((part) => exampleOf(part, schemas, url));
+    const parts = schema.allOf.map((part) => exampleOf(part, context));
     if (parts.some((part) => part === undefined)) return undefined;
     return { value: Object.assign({}, ...parts.map((part) => part!.value)) as unknown, given: parts.some((part) => part!.given) };
   }
   const types = [schema.type ?? []].flat();
   if (schema.properties) {
-    const page = pageOf(schema, schemas, url);
+    const page = pageOf(schema, context);
     if (page) return page;
     const value: Json = {};
     let given = false;
     for (const [name, property] of Object.entries(schema.properties)) {
-      const built = exampleOf(property, schemas, url);
+      const said = top && name === 'message' && context.message !== undefined ? { value: context.message, given: true } : undefined;
+      const built = exampleOf(property, context) ?? said;
       const required = schema.required?.includes(name) ?? false;
       if (!built?.given && !required) continue;
       if (!built) return undefined;
@@ -229,7 +269,7 @@ function exampleOf(schema: Schema, schemas: Record<string, Schema>, url: string)
     return { value, given };
   }
   if (types.includes('array')) {
-    const item = schema.items ? exampleOf(schema.items, schemas, url) : undefined;
+    const item = schema.items ? exampleOf(schema.items, context) : undefined;
     return item && { value: [item.value], given: item.given };
   }
   if (types.includes('null')) return { value: null, given: false };
@@ -237,14 +277,14 @@ function exampleOf(schema: Schema, schemas: Record<string, Schema>, url: string)
 }
 
 /** A list's first page holding its item's example, the way `paginate()` writes it, with the path's ids taken from that item. */
-function pageOf(schema: Schema, schemas: Record<string, Schema>, url: string): Built | undefined {
+function pageOf(schema: Schema, context: ExampleContext): Built | undefined {
   const { data, links, meta } = schema.properties ?? {};
   if (!data?.items || !links || !meta?.properties?.current_page) return undefined;
-  const item = exampleOf(data.items, schemas, url);
+  const item = exampleOf(data.items, context);
   if (!item) return undefined;
   const fields = (item.value ?? {}) as Json;
-  const path = url.replace(/\{(\w+)\}/g, (whole, name: string) => {
-    const id = fields[name] ?? fields[`${name}_id`];
+  const path = context.url.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const id = fields[name] ?? fields[`${name}_id`] ?? context.ids[name] ?? context.ids[`${name}_id`];
     return typeof id === 'string' || typeof id === 'number' ? String(id) : whole;
   });
   return { value: paginate([item.value], 1, { page: 1, perPage: DEFAULT_PAGE_SIZE, offset: 0 }, path, {}), given: item.given };

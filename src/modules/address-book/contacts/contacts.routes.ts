@@ -165,7 +165,9 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
       summary: 'Contacts matching a calling number (caller name on incoming calls)',
       description: 'The number is read in any common format with the PBX country as default region and matched on its E.164 form.',
       querystring: LookupQuery,
-      response: { 200: Type.Object({ number: Type.String({ description: 'The number as E.164.' }), data: Type.Array(Type.Ref(Contact)) }) },
+      response: {
+        200: Type.Object({ number: Type.String({ description: 'The number as E.164.', examples: ['+352621123456'] }), data: Type.Array(Type.Ref(Contact)) }),
+      },
     },
     handler: async (request) => {
       const actor = await service.actorOf(principalOf(request));

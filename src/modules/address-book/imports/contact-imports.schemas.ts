@@ -72,7 +72,40 @@ export const ContactImport = Type.Object(
     records: Type.Optional(Type.Array(ImportRecord, { description: 'Only with include=records.' })),
     errors: Type.Optional(Type.Array(ImportError, { description: 'Only with include=errors.' })),
   },
-  { $id: 'ContactImport' },
+  {
+    $id: 'ContactImport',
+    examples: [
+      {
+        id: 'cb4adce6-120d-48cf-b066-f5f506290a23',
+        status: 'completed_with_errors',
+        file_type: 'csv',
+        file_name: 'suppliers.csv',
+        records_count: 1,
+        errors_count: 1,
+        total_rows: null,
+        processed_rows: 2,
+        progress: 100,
+        can_confirm: false,
+        header_row_position: 1,
+        sheet_index: null,
+        delimiter: ';',
+        enclosure: '"',
+        input_encoding: 'UTF-8',
+        skip_on_error: true,
+        notify_owner_by_email: false,
+        webhook_url: null,
+        mappings: [
+          { field: 'name1', column: 0, subfields: [] },
+          { field: 'email', column: 1, subfields: [] },
+          { field: 'phone_number', column: 2, subfields: [{ name: 'type', value: 'work' }] },
+        ],
+        failure_reason: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        started_at: '2026-11-02T08:30:00.000Z',
+        completed_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type ContactImportView = Static<typeof ContactImport>;
 
@@ -104,14 +137,38 @@ export const MappingsBody = Type.Object(
   },
 );
 
-export const ImportPreview = Type.Object({
-  file_type: StringEnum(['csv', 'xls', 'xlsx'] as const),
-  delimiter: Nullable(Type.String()),
-  input_encoding: Nullable(Type.String()),
-  header_row_position: Nullable(Type.Integer()),
-  sheet_index: Nullable(Type.Integer()),
-  sheets: Type.Array(Type.String(), { description: 'Sheet names of a workbook; empty for CSV.' }),
-  columns: Type.Array(Type.Object({ index: Type.Integer(), name: Type.String() })),
-  rows: Type.Array(Type.Object({ row: Type.Integer(), cells: Type.Array(Type.String()) }), { description: 'The first data rows (up to 10).' }),
-  fields: Type.Array(Type.String(), { description: 'Contact fields a column can be mapped to.' }),
-});
+export const ImportPreview = Type.Object(
+  {
+    file_type: StringEnum(['csv', 'xls', 'xlsx'] as const),
+    delimiter: Nullable(Type.String()),
+    input_encoding: Nullable(Type.String()),
+    header_row_position: Nullable(Type.Integer()),
+    sheet_index: Nullable(Type.Integer()),
+    sheets: Type.Array(Type.String(), { description: 'Sheet names of a workbook; empty for CSV.' }),
+    columns: Type.Array(Type.Object({ index: Type.Integer(), name: Type.String() })),
+    rows: Type.Array(Type.Object({ row: Type.Integer(), cells: Type.Array(Type.String()) }), { description: 'The first data rows (up to 10).' }),
+    fields: Type.Array(Type.String(), { description: 'Contact fields a column can be mapped to.' }),
+  },
+  {
+    examples: [
+      {
+        file_type: 'csv',
+        delimiter: ';',
+        input_encoding: 'UTF-8',
+        header_row_position: 1,
+        sheet_index: null,
+        sheets: [],
+        columns: [
+          { index: 0, name: 'Name' },
+          { index: 1, name: 'Email' },
+          { index: 2, name: 'Phone' },
+        ],
+        rows: [
+          { row: 2, cells: ['Nordwerk Supplies', 'orders@nordwerk.example', '+352 621 123 456'] },
+          { row: 3, cells: ['Moselle Freight', 'not-an-address', '+352 26 48 90 01'] },
+        ],
+        fields: ['name1', 'name2', 'email', 'company_name', 'department', 'job_title', 'notes', 'vip', 'phone_number', 'group'],
+      },
+    ],
+  },
+);

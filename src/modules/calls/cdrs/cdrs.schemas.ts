@@ -79,17 +79,133 @@ export const CallDetailRecord = Type.Object(
     transcriptions: Nullable(FreeForm, { description: 'null when unavailable.' }),
     ai_processing_errors: Type.Array(FreeForm),
   },
-  { $id: 'CallDetailRecord' },
+  {
+    $id: 'CallDetailRecord',
+    examples: [
+      {
+        id: 1795755422319,
+        company_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        type: 'INCOMING',
+        status: 'missed',
+        date: '2026-11-26',
+        start_time: '2026-11-26 09:55:32',
+        answer_time: null,
+        end_time: '2026-11-26 09:55:57',
+        duration: 25,
+        billsec: 0,
+        is_transfer_call: false,
+        is_internal: false,
+        is_conference_call: false,
+        is_recording_file_exists: false,
+        caller: { id: null, name: '', number: '+33612345678' },
+        receivers: [
+          {
+            id: '2d7d40fc-5d58-4887-9624-db2cc510214d',
+            status: 'MISSED',
+            name: 'Marie Hoffmann',
+            number: '203',
+            start_time: '2026-11-26 09:55:32',
+            answer_time: null,
+            end_time: '2026-11-26 09:55:57',
+            duration: 25,
+            billsec: 0,
+            via_id: 'cf-main',
+            via_name: 'Main number',
+            via_number: '+35227100100',
+            via_type: 'CALL_FLOW',
+          },
+          {
+            id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc',
+            status: 'MISSED',
+            name: 'Anna Schmit',
+            number: '201',
+            start_time: '2026-11-26 09:55:32',
+            answer_time: null,
+            end_time: '2026-11-26 09:55:57',
+            duration: 25,
+            billsec: 0,
+            via_id: 'cf-main',
+            via_name: 'Main number',
+            via_number: '+35227100100',
+            via_type: 'CALL_FLOW',
+          },
+        ],
+        conference: [],
+        recording_file: { name: '', path: null, download_url: null, hint: 'The whole call, both parties mixed. No recording exists.' },
+        recording_file_path_caller: { name: '', path: null, download_url: null, hint: "The caller's side of the call only. No recording exists." },
+        recording_file_path_callee: { name: '', path: null, download_url: null, hint: "The callee's side of the call only. No recording exists." },
+        call_flow: [
+          { color: 'info', text: 'Call started', sub_text: null, time: '2026-11-26 09:55:32' },
+          { color: 'warning', text: 'Nobody answered', sub_text: 'Voicemail', time: '2026-11-26 09:55:57' },
+          { color: 'secondary', text: 'Call ended', sub_text: null, time: '2026-11-26 09:55:57' },
+        ],
+        notes: [],
+        transcriptions: null,
+        ai_processing_errors: [],
+      },
+    ],
+  },
 );
 export type CallDetailRecordView = Static<typeof CallDetailRecord>;
 
 export const CallHistoryEntry = Type.Object(CdrCommon, {
   $id: 'CallHistoryEntry',
+  examples: [
+    {
+      id: 1795755422317,
+      company_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+      type: 'INCOMING',
+      status: 'answered',
+      date: '2026-11-26',
+      start_time: '2026-11-26 16:42:20',
+      answer_time: '2026-11-26 16:42:30',
+      end_time: '2026-11-26 16:46:14',
+      duration: 234,
+      billsec: 224,
+      is_transfer_call: true,
+      is_internal: false,
+      is_conference_call: false,
+      is_recording_file_exists: false,
+      caller: { id: null, name: 'Jean Dupont', number: '+352621100200' },
+      receivers: [
+        {
+          id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+          status: 'ANSWERED',
+          name: 'Luc Weber',
+          number: '202',
+          start_time: '2026-11-26 16:42:20',
+          answer_time: '2026-11-26 16:42:30',
+          end_time: '2026-11-26 16:43:04',
+          duration: 44,
+          billsec: 34,
+          via_id: null,
+          via_name: null,
+          via_number: null,
+          via_type: null,
+        },
+        {
+          id: '2d7d40fc-5d58-4887-9624-db2cc510214d',
+          status: 'ANSWERED',
+          name: 'Marie Hoffmann',
+          number: '203',
+          start_time: '2026-11-26 16:43:04',
+          answer_time: '2026-11-26 16:43:08',
+          end_time: '2026-11-26 16:46:14',
+          duration: 190,
+          billsec: 186,
+          via_id: null,
+          via_name: null,
+          via_number: null,
+          via_type: null,
+        },
+      ],
+    },
+  ],
   description: 'A call in the history list; the detail adds recordings, the call flow and notes.',
 });
 export type CallHistoryEntryView = Static<typeof CallHistoryEntry>;
 
-export const CdrDetailResponse = Type.Object({ data: Type.Ref(CallDetailRecord), status: Type.Boolean(), message: Type.String() });
+export const CdrDetailResponse = Type.Object({ data: Type.Ref(CallDetailRecord), status: Type.Boolean({ examples: [true] }), message: Type.String() });
 /** A 64-bit call id as text: a path segment carries it exactly, where a JavaScript number would round it beyond 2^53. */
 const CdrIdDigits = { pattern: '^[1-9][0-9]{0,18}$', examples: ['1732619045123456'] };
 
@@ -233,11 +349,14 @@ export const IngestBody = Type.Object(
   },
 );
 export const IngestResponse = Type.Object({
-  data: Type.Object({
-    received: Type.Integer(),
-    created: Type.Integer({ description: 'New records stored.' }),
-    duplicates: Type.Integer({ description: 'Records whose `cdr_id` was already stored; left unchanged.' }),
-  }),
+  data: Type.Object(
+    {
+      received: Type.Integer(),
+      created: Type.Integer({ description: 'New records stored.' }),
+      duplicates: Type.Integer({ description: 'Records whose `cdr_id` was already stored; left unchanged.' }),
+    },
+    { examples: [{ received: 3, created: 2, duplicates: 1 }] },
+  ),
 });
 
 export const RecordingQuery = Type.Object({
@@ -245,9 +364,12 @@ export const RecordingQuery = Type.Object({
 });
 
 export const UploadResponse = Type.Object({
-  data: Type.Object({
-    cdr_id: Type.Unsafe<bigint>({ type: 'integer', format: 'int64' }),
-    created: Type.Boolean({ description: 'false when the record was already stored.' }),
-    recordings: Type.Array(Type.Object({ kind: StringEnum(RECORDING_KINDS), path: Type.String(), size_bytes: Type.Integer() })),
-  }),
+  data: Type.Object(
+    {
+      cdr_id: Type.Unsafe<bigint>({ type: 'integer', format: 'int64' }),
+      created: Type.Boolean({ description: 'false when the record was already stored.' }),
+      recordings: Type.Array(Type.Object({ kind: StringEnum(RECORDING_KINDS), path: Type.String(), size_bytes: Type.Integer() })),
+    },
+    { examples: [{ cdr_id: 1795755422003, created: true, recordings: [{ kind: 'full', path: '2026/11/1795755422003-full.wav', size_bytes: 1920044 }] }] },
+  ),
 });

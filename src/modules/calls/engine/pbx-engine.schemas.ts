@@ -37,7 +37,24 @@ export const AmiSettings = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'AmiSettings' },
+  {
+    $id: 'AmiSettings',
+    examples: [
+      {
+        host: 'pbx.example.com',
+        port: 5038,
+        username: 'pbxapi',
+        secret_set: true,
+        enabled: true,
+        context: 't5b43484168264eb79e1e52f33261ad31',
+        pbx_timezone: 'Europe/Luxembourg',
+        pbx_timezone_set: true,
+        connection: { state: 'ok', login_failures: 0, failing_since: null, last_error: null },
+        created_at: '2026-11-23T08:30:00.000Z',
+        updated_at: '2026-11-23T08:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const SaveAmiSettingsBody = Type.Object(
@@ -107,13 +124,42 @@ export const ConnectionCheckSchema = Type.Object({
 export const ConnectionTestResponse = Type.Object({
   status: Type.String({ examples: ['success'] }),
   message: Type.String(),
-  data: Type.Object({
-    ami_version: Type.String(),
-    asterisk_version: Type.Union([Type.String(), Type.Null()]),
-    latency_ms: Type.Integer(),
-    checks: Type.Array(ConnectionCheckSchema, { description: 'What the engine needs, each checked by name.' }),
-    ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
-  }),
+  data: Type.Object(
+    {
+      ami_version: Type.String(),
+      asterisk_version: Type.Union([Type.String(), Type.Null()]),
+      latency_ms: Type.Integer(),
+      checks: Type.Array(ConnectionCheckSchema, { description: 'What the engine needs, each checked by name.' }),
+      ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
+    },
+    {
+      examples: [
+        {
+          ami_version: '11.0.0',
+          asterisk_version: '22.10.1',
+          latency_ms: 14,
+          checks: [
+            { name: 'connect', status: 'passed', message: 'Connected: Asterisk Call Manager/11.0.0.' },
+            { name: 'login', status: 'passed', message: 'Logged in as pbxapi.' },
+            { name: 'originate', status: 'passed', message: 'The AMI user may place calls (Originate).' },
+            {
+              name: 'config',
+              status: 'passed',
+              message: "The AMI user may write the tenant's configuration files (CreateConfig, UpdateConfig, ShowDialPlan).",
+            },
+            {
+              name: 'system',
+              status: 'passed',
+              message: 'The AMI user may load and reload modules and list endpoints after a push (Reload, ModuleLoad, PJSIPShowEndpoints).',
+            },
+            { name: 'read_call', status: 'passed', message: 'The AMI user receives call progress (Newchannel, Hangup, OriginateResponse).' },
+            { name: 'read_cdr', status: 'passed', message: 'The AMI user receives call detail records (Cdr, from cdr_manager).' },
+            { name: 'version', status: 'passed', message: 'Asterisk 22.10.1 built by root @ pbx on a x86_64 running Linux on 2026-01-12 09:14:22 UTC' },
+          ],
+        },
+      ],
+    },
+  ),
 });
 
 export const EngineErrorBody = Type.Object(

@@ -91,7 +91,26 @@ export const NewCallResponse = Type.Object({
       engine_message: Type.String(),
       ami_trace: Type.Optional(Type.Array(AmiTraceEntrySchema)),
     },
-    { additionalProperties: true },
+    {
+      additionalProperties: true,
+      examples: [
+        {
+          call_id: '7e2d9c41-3b5a-4f86-a0c7-1d8e6b4f2a95',
+          engine: 'simulated',
+          destination: '+352621123456',
+          caller_identity: { id: '3b749d4e-1609-4f53-9ec7-580652f9890c', name: 'Company main line', number: '+35227123400' },
+          anonymous: false,
+          auto_answer: false,
+          force_dial_back: false,
+          ringing: [
+            { type: 'sip_device', id: 'e75a570a-57f6-485d-b05c-e5356ed292d3', name: 'Front desk phone' },
+            { type: 'webrtc', id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd', name: 'WebRTC client' },
+          ],
+          skipped_targets: [],
+          engine_message: 'Originate successfully queued (simulated engine)',
+        },
+      ],
+    },
   ),
 });
 export type NewCallResponseView = Static<typeof NewCallResponse>;
@@ -114,5 +133,22 @@ export const PlacedCall = Type.Object(
     updated_at: Type.String({ format: 'date-time' }),
     ended_at: Nullable(Type.String({ format: 'date-time' })),
   },
-  { $id: 'PlacedCall' },
+  {
+    $id: 'PlacedCall',
+    examples: [
+      {
+        id: '21c4e99a-943e-47db-afbf-e75b4f4be60c',
+        user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc',
+        engine: 'simulated',
+        destination: '202',
+        caller_identity_id: null,
+        status: 'ended',
+        reason: 'Normal Clearing',
+        cdr_id: 1795755422319,
+        created_at: '2026-11-26T09:55:31.000Z',
+        updated_at: '2026-11-26T09:55:57.000Z',
+        ended_at: '2026-11-26T09:55:57.000Z',
+      },
+    ],
+  },
 );

@@ -20,7 +20,25 @@ export const CallerIdentity = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'CallerIdentity' },
+  {
+    $id: 'CallerIdentity',
+    examples: [
+      {
+        id: '3b749d4e-1609-4f53-9ec7-580652f9890c',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        voip_id: 1,
+        user_id: null,
+        phone_number_id: '43d765c7-c692-4b64-b17f-0021be4965c7',
+        name: 'Company main line',
+        external_caller_number: '+35227123400',
+        external_caller_extension: '',
+        is_default: true,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 
 export const CreateCallerIdentityBody = Type.Object(

@@ -12,7 +12,19 @@ export const DndRule = Type.Object(
     extension_id: Nullable(Type.Integer({ description: 'Engine id (voip_id) of the extension the rule is limited to; null: all of the user\u2019s.' })),
     status: Type.Boolean({ description: 'true: do not disturb is on for this rule.' }),
   },
-  { $id: 'DndRule' },
+  {
+    $id: 'DndRule',
+    examples: [
+      {
+        id: '222e09c2-15b7-4ca8-a739-f331e7d1f288',
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        type: 'external',
+        caller_identity_id: 1,
+        extension_id: null,
+        status: true,
+      },
+    ],
+  },
 );
 
 const ruleFields = {
@@ -69,7 +81,16 @@ export const BulkDndBody = Type.Object(
     ],
   },
 );
-export const BulkDndResponse = Type.Object({ data: Type.Array(Type.Object({ id: Uuid(), status: Type.Boolean() })) });
+export const BulkDndResponse = Type.Object({
+  data: Type.Array(Type.Object({ id: Uuid(), status: Type.Boolean() }), {
+    examples: [
+      [
+        { id: '9f3b6d21-4c8a-4e7f-b2d5-6a1e0c9f8b34', status: true },
+        { id: '222e09c2-15b7-4ca8-a739-f331e7d1f288', status: false },
+      ],
+    ],
+  }),
+});
 
 export const DndParams = Type.Object({ user: Uuid(), userDnd: Uuid() });
 export const DndListQuery = Type.Object({ 'filter[type]': Type.Optional(StringEnum(DND_TYPES)) });

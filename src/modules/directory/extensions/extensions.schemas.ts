@@ -38,7 +38,24 @@ export const Extension = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'Extension' },
+  {
+    $id: 'Extension',
+    examples: [
+      {
+        id: 'bb1bf3a8-8efe-442f-9f7e-1f044aaae0b7',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        voip_id: 1,
+        number: '201',
+        name: 'anna.schmit',
+        user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc',
+        voicemail_enabled: true,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+        is_favorite: false,
+      },
+    ],
+  },
 );
 
 const number = Type.String({ pattern: '^[0-9]{2,16}$', description: 'Dialable digits, unique within the PBX.', examples: ['201'] });

@@ -16,7 +16,22 @@ export const Forward = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'Forward' },
+  {
+    $id: 'Forward',
+    examples: [
+      {
+        id: '4e53fb36-c371-480b-9172-b1e6cde5f727',
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        type: 'no_answer',
+        destination_type: 'voicemail',
+        destination: null,
+        delay: 25,
+        enabled: true,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 
 const fields = {

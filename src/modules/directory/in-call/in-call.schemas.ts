@@ -11,7 +11,10 @@ export const InCallState = Type.Object(
     expires_at: Nullable(DateTime({ description: 'When the value reverts to false; refreshed on each report.' })),
     ttl_seconds: Type.Integer({ description: 'Seconds a reported flag is trusted (3600 by default).' }),
   },
-  { $id: 'InCallState' },
+  {
+    $id: 'InCallState',
+    examples: [{ user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', in_call: false, in_call_updated_at: null, expires_at: null, ttl_seconds: 3600 }],
+  },
 );
 
 export const ReportInCallBody = Type.Object(

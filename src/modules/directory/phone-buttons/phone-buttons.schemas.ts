@@ -17,7 +17,22 @@ export const PhoneButton = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'PhoneButton' },
+  {
+    $id: 'PhoneButton',
+    examples: [
+      {
+        id: 'fe5d6b3e-ba12-4e35-8b02-fbe6fc187b2c',
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        sip_device_id: 'e75a570a-57f6-485d-b05c-e5356ed292d3',
+        position: 1,
+        type: 'line',
+        value: null,
+        label: 'Line',
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 
 export const PhoneButtonPreview = Type.Object(
@@ -33,7 +48,21 @@ export const PhoneButtonPreview = Type.Object(
       }),
     ),
   },
-  { $id: 'PhoneButtonPreview' },
+  {
+    $id: 'PhoneButtonPreview',
+    examples: [
+      {
+        model: 'yealink-t54w',
+        total_buttons: 27,
+        buttons: [
+          { position: 1, type: 'line', value: null, label: 'Line' },
+          { position: 2, type: 'blf', value: '203', label: 'Colleague' },
+          { position: 3, type: 'speed_dial', value: '112', label: 'Emergency' },
+          { position: 4, type: 'none', value: null, label: null },
+        ],
+      },
+    ],
+  },
 );
 
 const fields = {

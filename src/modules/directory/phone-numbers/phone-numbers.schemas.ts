@@ -20,7 +20,23 @@ export const PhoneNumber = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'PhoneNumber' },
+  {
+    $id: 'PhoneNumber',
+    examples: [
+      {
+        id: '43d765c7-c692-4b64-b17f-0021be4965c7',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        voip_id: 1,
+        number: '+35227123400',
+        label: 'Main line',
+        destination_type: 'call_flow',
+        destination_id: '73f8cb2c-51b4-4e31-b6bb-4296620d00d4',
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 
 export const CreatePhoneNumberBody = Type.Object(

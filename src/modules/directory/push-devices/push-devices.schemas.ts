@@ -17,7 +17,23 @@ export const PushDevice = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'PushDevice' },
+  {
+    $id: 'PushDevice',
+    examples: [
+      {
+        id: '6f1d2c3b-8a4e-4f5d-9c6b-7a8e9f0d1c2b',
+        name: "Luc's iPhone",
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        twinning_id: 'b80a7fe3-cc8b-4bf5-91fa-a7bf643b5c12',
+        type: 'ios',
+        token: '8f3b2c1d0e9a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c',
+        is_active: true,
+        last_used_at: '2026-11-24T09:12:40.000Z',
+        created_at: '2026-11-23T08:30:00.000Z',
+        updated_at: '2026-11-24T09:12:40.000Z',
+      },
+    ],
+  },
 );
 
 export const RegisterDeviceBody = Type.Object(
@@ -46,5 +62,9 @@ export const DeviceListQuery = ListQuery({
   sort: ['created_at', 'last_used_at', 'name'],
   extra: { type: Type.Optional(StringEnum(DEVICE_TYPES)), active: Type.Optional(Type.Boolean()) },
 });
-export const DeviceListResponse = Type.Object({ message: Type.String(), devices: Type.Array(Type.Ref(PushDevice)), total: Type.Integer({ minimum: 0 }) });
+export const DeviceListResponse = Type.Object({
+  message: Type.String(),
+  devices: Type.Array(Type.Ref(PushDevice)),
+  total: Type.Integer({ minimum: 0, examples: [1] }),
+});
 export const DeviceResponse = Type.Object({ message: Type.String(), device: Type.Ref(PushDevice) });

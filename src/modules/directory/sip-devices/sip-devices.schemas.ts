@@ -28,7 +28,30 @@ export const SipDevice = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'SipDevice' },
+  {
+    $id: 'SipDevice',
+    examples: [
+      {
+        id: 'e75a570a-57f6-485d-b05c-e5356ed292d3',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        extension_id: '05041bb3-8686-4a4e-b603-d0108b61b666',
+        name: 'Front desk phone',
+        username: 'sip13421c5c8b56',
+        transport: 'tls',
+        codecs: ['opus', 'g722', 'pcma'],
+        mac_address: 'B8:16:62:C5:38:C1',
+        model: 'yealink-t54w',
+        enabled: true,
+        roaming_extension_id: null,
+        roaming_user_id: null,
+        roaming_since: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 
 const fields = {
@@ -80,7 +103,30 @@ export const CreateSipDeviceBody = Type.Object(
 export const UpdateSipDeviceBody = Type.Partial(CreateSipDeviceBody, { additionalProperties: false });
 
 export const CreatedSipDevice = Type.Object({
-  data: Type.Composite([Type.Omit(SipDevice, []), Type.Object({ secret: Type.String({ description: 'Shown once.' }) })]),
+  data: Type.Composite([Type.Omit(SipDevice, []), Type.Object({ secret: Type.String({ description: 'Shown once.' }) })], {
+    examples: [
+      {
+        id: '4a7c2e91-5b3d-4f60-8e1a-9d2c7b5f0e43',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc',
+        extension_id: 'bb1bf3a8-8efe-442f-9f7e-1f044aaae0b7',
+        name: 'Reception desk phone',
+        username: 'sip7d41e2a09b3c',
+        transport: 'tls',
+        codecs: ['opus', 'g722', 'pcma'],
+        mac_address: '80:5E:C0:12:34:56',
+        model: 'yealink-t46u',
+        enabled: true,
+        roaming_extension_id: null,
+        roaming_user_id: null,
+        roaming_since: null,
+        created_at: '2026-11-27T09:05:12.000Z',
+        updated_at: '2026-11-27T09:05:12.000Z',
+        deleted_at: null,
+        secret: 'mV3q8Rk2xT7pL9wN4cB6hJ1z',
+      },
+    ],
+  }),
 });
 export const SipDeviceParams = Type.Object({ sipDevice: Uuid() });
 export const SipDeviceListQuery = ListQuery({

@@ -23,7 +23,25 @@ export const Twinning = Type.Object(
     created_at: Nullable(DateTime()),
     updated_at: Nullable(DateTime()),
   },
-  { $id: 'Twinning' },
+  {
+    $id: 'Twinning',
+    examples: [
+      {
+        id: 'b80a7fe3-cc8b-4bf5-91fa-a7bf643b5c12',
+        user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd',
+        status: 'enabled',
+        phone_number: '+352691123456',
+        delay: 5,
+        sync_source: 'manual',
+        type: 'mobile',
+        dial_strategy: 'gsm_only',
+        fmc_enabled: false,
+        backup_phone_number: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 
 const fields = {

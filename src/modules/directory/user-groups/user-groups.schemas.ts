@@ -13,7 +13,10 @@ export const UserGroup = Type.Object(
     position: Type.Integer({ minimum: 1, description: 'Order among the owner\u2019s groups, from 1.' }),
     users: Type.Optional(Type.Array(Uuid(), { description: 'Member user ids; present only with include=users.' })),
   },
-  { $id: 'UserGroup' },
+  {
+    $id: 'UserGroup',
+    examples: [{ id: '39c1055e-b7de-465e-825e-e3fc6bb7cf93', name: 'Sales team', user_id: 'cc54d4ae-8057-438f-8cd8-f22406bd64cd', position: 1 }],
+  },
 );
 
 const members = Type.Array(Uuid(), { uniqueItems: true, maxItems: 500 });

@@ -6,7 +6,7 @@ export const UserSetting = Type.Object(
     type: Type.String({ description: 'Which settings document this is, e.g. softphone or notifications.' }),
     settings: Type.String({ description: 'A JSON-encoded payload.', examples: ['{"ringtone":"classic"}'] }),
   },
-  { $id: 'UserSetting' },
+  { $id: 'UserSetting', examples: [{ type: 'softphone', settings: '{"ringtone":"classic","language":"de","auto_answer":false}' }] },
 );
 
 export const SaveUserSettingBody = Type.Object(

@@ -34,11 +34,59 @@ export const WebrtcConfiguration = Type.Object(
     password: Type.String({ description: 'A secret: never echoed elsewhere, never logged.' }),
     voicemail_pin: Type.String({ description: 'A secret.' }),
   },
-  { $id: 'WebrtcConfiguration' },
+  {
+    $id: 'WebrtcConfiguration',
+    examples: [
+      {
+        hostname: 'webrtc.pbx.example',
+        port: 8089,
+        username: 'webrtc_cc54d4ae',
+        caller_identities: [
+          { id: 1, root_phone_nuber_id: 1, external_caller_extension: '', external_caller_number: '+35227123400' },
+          { id: 2, root_phone_nuber_id: 1, external_caller_extension: '202', external_caller_number: '+35227123400' },
+        ],
+        allow_anonymous_calls: false,
+        allow_call_forwarding: true,
+        allow_change_twinning_dest: true,
+        allow_dnd: true,
+        allow_status_changer: true,
+        call_information_visibility: 'own_group_only',
+        call_pickpup_restrictions: 'own_groups_only',
+        voicemail: true,
+        voicemail_destination: 'email_only',
+        voicemail_type: 'enabled',
+        password: 'jyAEIoJnBWBa9x0yoI-0Vk_r',
+        voicemail_pin: '7458',
+      },
+    ],
+  },
 );
 
 /** The same without its secrets, as users and administrators see it (`/me`, PUT answer). */
-export const WebrtcSummary = Type.Object(common, { $id: 'WebrtcSummary' });
+export const WebrtcSummary = Type.Object(common, {
+  $id: 'WebrtcSummary',
+  examples: [
+    {
+      hostname: 'webrtc.pbx.example',
+      port: 8089,
+      username: 'webrtc_cc54d4ae',
+      caller_identities: [
+        { id: 1, root_phone_nuber_id: 1, external_caller_extension: '', external_caller_number: '+35227123400' },
+        { id: 2, root_phone_nuber_id: 1, external_caller_extension: '202', external_caller_number: '+35227123400' },
+      ],
+      allow_anonymous_calls: false,
+      allow_call_forwarding: true,
+      allow_change_twinning_dest: true,
+      allow_dnd: true,
+      allow_status_changer: true,
+      call_information_visibility: 'own_group_only',
+      call_pickpup_restrictions: 'own_groups_only',
+      voicemail: true,
+      voicemail_destination: 'email_only',
+      voicemail_type: 'enabled',
+    },
+  ],
+});
 
 export const SaveWebrtcBody = Type.Object(
   {

@@ -21,7 +21,30 @@ export const WebhookDelivery = Type.Object(
     updated_at: DateTime(),
     delivered_at: Nullable(DateTime()),
   },
-  { $id: 'WebhookDelivery' },
+  {
+    $id: 'WebhookDelivery',
+    examples: [
+      {
+        id: 'msg_2f9c1a7e4b8d4c0e9a6b3f5d7e1c2a4b',
+        event: 'contact_import.completed',
+        subject_type: 'contact_import',
+        subject_id: 'cb4adce6-120d-48cf-b066-f5f506290a23',
+        url: 'https://crm.acme.example/hooks/pbx',
+        status: 'delivered',
+        attempts: 1,
+        response_status: 200,
+        last_error: null,
+        payload: {
+          type: 'contact_import.completed',
+          timestamp: '2026-11-23T08:30:00.000Z',
+          data: { id: 'cb4adce6-120d-48cf-b066-f5f506290a23', status: 'completed_with_errors', records_count: 1, errors_count: 1 },
+        },
+        created_at: '2026-11-23T08:30:00.000Z',
+        updated_at: '2026-11-23T08:30:00.000Z',
+        delivered_at: '2026-11-23T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type WebhookDeliveryView = Static<typeof WebhookDelivery>;
 

@@ -17,7 +17,23 @@ export const AuditEvent = Type.Object(
     }),
     created_at: DateTime(),
   },
-  { $id: 'AuditEvent' },
+  {
+    $id: 'AuditEvent',
+    examples: [
+      {
+        id: 'ebc2aecd-913c-4f28-8e1a-3ab51667d52d',
+        action: 'absence_request.approved',
+        subject_type: 'absence_request',
+        subject_id: '6abe1238-653c-4ea0-b25b-e8c386343f3a',
+        principal_kind: 'user',
+        principal_id: 'demo-seed',
+        user_id: '2d7d40fc-5d58-4887-9624-db2cc510214d',
+        request_id: null,
+        details: { type: 'legal', working_days: 0.5, balance_debited: 0.5 },
+        created_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type AuditEventView = Static<typeof AuditEvent>;
 

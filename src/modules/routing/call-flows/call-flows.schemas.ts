@@ -31,7 +31,38 @@ export const CallFlow = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'CallFlow', description: 'A call flow: typed nodes naming each other by key, entered at `entry`.' },
+  {
+    $id: 'CallFlow',
+    examples: [
+      {
+        id: '73f8cb2c-51b4-4e31-b6bb-4296620d00d4',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        name: 'Main number',
+        description: 'Business hours Monday to Friday 08:00-18:00; Luxembourg and company holidays closed.',
+        entry: 'hours',
+        nodes: [
+          {
+            key: 'hours',
+            type: 'time_condition',
+            open_hours: [{ days: [1, 2, 3, 4, 5], from: '08:00', to: '18:00' }],
+            open: 'menu',
+            public_holidays_country: 'LU',
+            tenant_holidays: true,
+            closed: 'closed-message',
+            holiday: 'holiday-message',
+          },
+          { key: 'menu', type: 'ivr', ivr_id: 'e4f90702-01c5-47ef-b715-71f55b2d49bd' },
+          { key: 'closed-message', type: 'play', sound_file_id: '0a0c9c5a-a987-4695-b7c0-020279268904', next: 'mailbox' },
+          { key: 'holiday-message', type: 'play', sound_file_id: '0b3c59c1-dd84-46e7-adb9-7ec3e56173a2', next: 'mailbox' },
+          { key: 'mailbox', type: 'voicemail', user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc' },
+        ],
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+    description: 'A call flow: typed nodes naming each other by key, entered at `entry`.',
+  },
 );
 
 const Nodes = Type.Array(CallFlowNodeSchema, { minItems: 1, maxItems: 200 });

@@ -29,5 +29,20 @@ export const RoutingValidation = Type.Object(
     valid: Type.Boolean({ description: 'No problem of severity error.' }),
     problems: Type.Array(RoutingProblemSchema),
   },
-  { $id: 'RoutingValidation' },
+  {
+    $id: 'RoutingValidation',
+    examples: [
+      {
+        valid: false,
+        problems: [
+          {
+            code: 'empty_queue',
+            severity: 'warning',
+            path: 'queues.c7be49b6-48a9-4c39-8457-21f3eca4eacc.members',
+            message: 'Queue "Support" has no members: its callers wait until they give up or overflow.',
+          },
+        ],
+      },
+    ],
+  },
 );

@@ -41,7 +41,25 @@ export const IvrStep = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'IvrStep' },
+  {
+    $id: 'IvrStep',
+    examples: [
+      {
+        id: '2eb8bbc9-1b98-4154-bf2d-ef54470adcf9',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        ivr_id: 'e4f90702-01c5-47ef-b715-71f55b2d49bd',
+        target_type: 'App\\Models\\CallFlow',
+        target_id: '22aeb4e7-da85-4591-ae3e-48b5151781a5',
+        name: 'Support (no key)',
+        option: 'default',
+        language: null,
+        voip_ivr_btn_id: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 export type IvrStepView = Static<typeof IvrStep>;
 

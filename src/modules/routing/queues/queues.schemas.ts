@@ -67,7 +67,31 @@ export const Queue = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'Queue' },
+  {
+    $id: 'Queue',
+    examples: [
+      {
+        id: 'c7be49b6-48a9-4c39-8457-21f3eca4eacc',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        name: 'Support',
+        strategy: 'least_recent',
+        max_wait_seconds: 180,
+        max_callers: 10,
+        member_timeout_seconds: 25,
+        wrap_up_seconds: 15,
+        music_on_hold_id: '3d61dfd3-9158-4e23-93a8-4eca546535d9',
+        announcement_id: null,
+        overflow: { type: 'voicemail', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', number: null },
+        members: [
+          { type: 'user', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', penalty: 0, position: 1 },
+          { type: 'user', id: '2d7d40fc-5d58-4887-9624-db2cc510214d', penalty: 1, position: 2 },
+        ],
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 export type QueueView = Static<typeof Queue>;
 export type QueueMemberView = Static<typeof QueueMember>;

@@ -37,7 +37,31 @@ export const SoundFile = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'SoundFile' },
+  {
+    $id: 'SoundFile',
+    examples: [
+      {
+        id: '0a0c9c5a-a987-4695-b7c0-020279268904',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        name: 'Closed: office hours',
+        type: 'announcement',
+        language: 'en',
+        format: 'wav',
+        mime_type: 'audio/wav',
+        size_bytes: 32044,
+        duration_ms: 2000,
+        sample_rate: 8000,
+        channels: 1,
+        checksum_sha256: '3a82dd0845628d9e456eb6b55f3d00c01e4e81d53a5d7fdc8c6aa357ac3394e9',
+        download_url: 'https://pbx.example.com/api/v1/sound-files/0a0c9c5a-a987-4695-b7c0-020279268904/content',
+        playable_url: 'https://pbx.example.com/api/v1/sound-files/0a0c9c5a-a987-4695-b7c0-020279268904/playable',
+        playable_checksum_sha256: '3a82dd0845628d9e456eb6b55f3d00c01e4e81d53a5d7fdc8c6aa357ac3394e9',
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 export type SoundFileView = Static<typeof SoundFile>;
 

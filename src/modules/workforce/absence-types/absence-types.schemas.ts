@@ -19,7 +19,20 @@ export const AbsenceType = Type.Object(
     updated_at: DateTime(),
     deleted_at: Nullable(DateTime()),
   },
-  { $id: 'AbsenceType' },
+  {
+    $id: 'AbsenceType',
+    examples: [
+      {
+        id: '41ad6509-c811-41d8-9a8f-69166a1e787c',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        name: 'Annual leave',
+        type: 'legal',
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        deleted_at: null,
+      },
+    ],
+  },
 );
 export type AbsenceTypeView = Static<typeof AbsenceType>;
 

@@ -20,12 +20,15 @@ export const MAX_PERIOD_DAYS = 366;
 export const NextAvailability = Type.Object(
   {
     date: Nullable(
-      DateOnly({ description: 'The first day the employee is at work (more than 15 minutes of its scheduled day left); null when none within a year.' }),
+      DateOnly({
+        description: 'The first day the employee is at work (more than 15 minutes of its scheduled day left); null when none within a year.',
+        examples: ['2026-12-01'],
+      }),
     ),
     time: Nullable(
       HourMinute('From when on that day, when a half-day absence ends that morning (its end_time); null when the employee is there from the start of the day.'),
     ),
-    in_past: Type.Boolean({ description: "The date is before the tenant's today (a removal can move it there)." }),
+    in_past: Type.Boolean({ description: "The date is before the tenant's today (a removal can move it there).", examples: [false] }),
     reason: StringEnum(NEXT_AVAILABILITY_REASONS, {
       description:
         'at_work: the anchor day itself (GET next-availability: today); next_working_day: the first working day after days off (weekend, holiday) only; ' +
@@ -156,7 +159,48 @@ export const AbsenceRequest = Type.Object(
     created: DateTime(),
     modified: DateTime(),
   },
-  { $id: 'AbsenceRequest' },
+  {
+    $id: 'AbsenceRequest',
+    examples: [
+      {
+        id: 'd80d5522-68d8-4ee9-b028-eeab2176de12',
+        mxvp_user_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        employee_id: '602af2bf-11c0-4a5e-bf8d-b76d932615bd',
+        requester_id: '602af2bf-11c0-4a5e-bf8d-b76d932615bd',
+        creator_id: '602af2bf-11c0-4a5e-bf8d-b76d932615bd',
+        ext_id: 'A-1005',
+        company_id: '27f8a970-806c-4b48-b2d1-c9d6dddc6532',
+        absence_request_id: 'd80d5522-68d8-4ee9-b028-eeab2176de12',
+        holiday_id: null,
+        status: 'pending_removal',
+        type: 'legal',
+        sub_type: null,
+        start: '2027-01-04T00:00:00.000Z',
+        end: '2027-01-06T00:00:00.000Z',
+        requested_time: { '2027-01-04': 28800, '2027-01-05': 28800 },
+        working_days: 2,
+        total_seconds: 57600,
+        workshift_seconds_per_day: 28800,
+        is_half_day: false,
+        starts_half_day: false,
+        ends_half_day: false,
+        start_time: null,
+        end_time: null,
+        working_day_details: [
+          { date: '2027-01-04', seconds: 28800, is_half_day: false, start_time: null, end_time: null },
+          { date: '2027-01-05', seconds: 28800, is_half_day: false, start_time: null, end_time: null },
+        ],
+        comment: 'Trip, maybe not',
+        accepted_by: [{ employee_id: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f', status: 'accepted' }],
+        request_group_id: null,
+        removal_of_id: null,
+        adjustment: null,
+        recurring_transaction_id: null,
+        created: '2026-11-02T08:30:00.000Z',
+        modified: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type AbsenceRequestView = Static<typeof AbsenceRequest>;
 

@@ -28,7 +28,9 @@ export async function nextAvailabilityRoutes(app: FastifyInstance, { ctx }: { ct
         '`employee_id` echoes the path. A team view: any user with an employee record in the PBX, administrators and the PBX key may ask about any employee of it; ' +
         'a user without an employee record is 403; an unknown or deleted employee (or another tenant\u2019s) 404.',
       params: EmployeeOnlyParams,
-      response: { 200: DataEnvelope(Type.Composite([Type.Object({ employee_id: Uuid() }), NextAvailability])) },
+      response: {
+        200: DataEnvelope(Type.Composite([Type.Object({ employee_id: Uuid({ examples: ['12b55511-74b7-4ef6-b593-b3878fcb0519'] }) }), NextAvailability])),
+      },
     },
     handler: async (request) => {
       const principal = principalOf(request);

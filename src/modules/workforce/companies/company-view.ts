@@ -43,7 +43,30 @@ export const Company = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'Company' },
+  {
+    $id: 'Company',
+    examples: [
+      {
+        id: 'b435c132-499f-4e72-b6ad-be0003a1867b',
+        mxvp_user_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        company: 'Acme Logistics S.à r.l.',
+        street: '12 Rue de la Gare',
+        postal_code: 'L-1611',
+        city: 'Luxembourg',
+        address: '12 Rue de la Gare L-1611 Luxembourg',
+        country_cc: 'LU',
+        region: null,
+        legalHolidays: 26,
+        full_time: 144000,
+        salary_lu_id: null,
+        overtime_calculation_period_enabled: false,
+        overtime_decision_enabled: false,
+        delete_date: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type CompanyView = Static<typeof Company>;
 

@@ -31,7 +31,40 @@ export const UserCompany = Type.Object(
     delete_date: Nullable(DateTime({ description: 'When the contract was soft-deleted; null while it is live.' })),
     company: ContractCompanySchema,
   },
-  { $id: 'UserCompany' },
+  {
+    $id: 'UserCompany',
+    examples: [
+      {
+        id: '5d4e6a63-7218-4345-962b-5e7b552d30fe',
+        mxvp_user_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        ext_id: 'A-1002',
+        company_id: 'b435c132-499f-4e72-b6ad-be0003a1867b',
+        participation: 0.5,
+        contract_start: '2023-09-01T00:00:00.000Z',
+        contract_end: null,
+        main_company: 1,
+        compensatory_balance: 19800,
+        ho_balance: 8,
+        leave_balance: 12,
+        title: 'Customer Service Agent',
+        department_id: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3',
+        delete_date: null,
+        company: {
+          id: 'b435c132-499f-4e72-b6ad-be0003a1867b',
+          mxvp_user_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+          company: 'Acme Logistics S.à r.l.',
+          address: '12 Rue de la Gare L-1611 Luxembourg',
+          country_cc: 'LU',
+          legalHolidays: 26,
+          full_time: 144000,
+          salary_lu_id: null,
+          overtime_calculation_period_enabled: false,
+          overtime_decision_enabled: false,
+          delete_date: null,
+        },
+      },
+    ],
+  },
 );
 export type UserCompanyView = Static<typeof UserCompany>;
 

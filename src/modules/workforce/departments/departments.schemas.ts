@@ -28,7 +28,20 @@ export const Department = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'Department' },
+  {
+    $id: 'Department',
+    examples: [
+      {
+        id: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3',
+        name: 'Customer Service',
+        company_id: 'b435c132-499f-4e72-b6ad-be0003a1867b',
+        validator_ids: ['35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f'],
+        delete_date: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type DepartmentView = Static<typeof Department>;
 

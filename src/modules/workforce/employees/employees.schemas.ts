@@ -23,7 +23,22 @@ export const Employee = Type.Object(
     created_at: DateTime(),
     updated_at: DateTime(),
   },
-  { $id: 'Employee' },
+  {
+    $id: 'Employee',
+    examples: [
+      {
+        id: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f',
+        ext_id: 'A-1001',
+        first_name: 'Anna',
+        last_name: 'Schmit',
+        fullName: 'Anna Schmit',
+        user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc',
+        delete_date: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type EmployeeView = Static<typeof Employee>;
 

@@ -16,7 +16,22 @@ export const TenantHoliday = Type.Object(
     updated_at: DateTime(),
     delete_date: Nullable(DateTime()),
   },
-  { $id: 'TenantHoliday' },
+  {
+    $id: 'TenantHoliday',
+    examples: [
+      {
+        id: 'bb31ecdb-26b4-414e-adef-7729d18b9be9',
+        date: '2020-12-24',
+        name: 'Christmas Eve (afternoon off)',
+        half_day: true,
+        recurring: true,
+        company_id: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        delete_date: null,
+      },
+    ],
+  },
 );
 export type TenantHolidayView = Static<typeof TenantHoliday>;
 
@@ -55,7 +70,7 @@ export const PublicHoliday = Type.Object(
     half_day: Type.Boolean(),
     source: StringEnum(['public', 'tenant'] as const, { description: "public: the country's or region's public holiday; tenant: one the tenant added." }),
   },
-  { $id: 'PublicHoliday' },
+  { $id: 'PublicHoliday', examples: [{ date: '2026-06-23', name: 'National Day', half_day: false, source: 'public' }] },
 );
 export type PublicHolidayView = Static<typeof PublicHoliday>;
 

@@ -89,7 +89,32 @@ export const HomeOfficeCalendarEntry = Type.Object(
       description: 'Working days only; a half day when the seconds fall short of workshift_seconds_per_day by more than 900.',
     }),
   },
-  { $id: 'HomeOfficeCalendarEntry' },
+  {
+    $id: 'HomeOfficeCalendarEntry',
+    examples: [
+      {
+        id: '9c2ea28d-2624-432e-81a0-ffea0b8584b8',
+        employee_id: '12b55511-74b7-4ef6-b593-b3878fcb0519',
+        employee_name: 'Luc Weber',
+        department_id: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3',
+        type: 'home_office',
+        sub_type: null,
+        status: 'approved',
+        start: '2026-11-30',
+        end: '2026-11-30',
+        total_seconds: 14400,
+        days: [{ date: '2026-11-30', seconds: 14400 }],
+        working_days: 1,
+        workshift_seconds_per_day: 14400,
+        is_half_day: false,
+        starts_half_day: false,
+        ends_half_day: false,
+        start_time: null,
+        end_time: null,
+        working_day_details: [{ date: '2026-11-30', seconds: 14400, is_half_day: false, start_time: null, end_time: null }],
+      },
+    ],
+  },
 );
 export type HomeOfficeCalendarEntryView = Static<typeof HomeOfficeCalendarEntry>;
 

@@ -11,7 +11,19 @@ export const PlanningStatus = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
-  { $id: 'PlanningStatus' },
+  {
+    $id: 'PlanningStatus',
+    examples: [
+      {
+        id: 'efb39810-a490-469e-841a-ddff6aad52e8',
+        name: 'Break',
+        parentId: null,
+        color: '#9E9E9E',
+        createdAt: '2026-11-02T08:30:00.000Z',
+        updatedAt: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type PlanningStatusView = Static<typeof PlanningStatus>;
 

@@ -63,7 +63,32 @@ export const RecurringTransaction = Type.Object(
     created_at: Nullable(DateTime()),
     updated_at: Nullable(DateTime()),
   },
-  { $id: 'RecurringTransaction' },
+  {
+    $id: 'RecurringTransaction',
+    examples: [
+      {
+        id: '3033bfa0-3acf-4e31-baa5-592bd423e2cb',
+        pbx_id: '5b434841-6826-4eb7-9e1e-52f33261ad31',
+        employee_id: '12b55511-74b7-4ef6-b593-b3878fcb0519',
+        type: 'overtime_balance',
+        sub_type: 'bonus',
+        absence_type_id: 'b5ed602a-25ef-4f15-b43d-05a61a4882d7',
+        amount: 4,
+        tr_type: 'credit',
+        note: 'Inventory weekend: one-off overtime credit',
+        frequency: 'monthly_start',
+        run_once: true,
+        status: 'completed',
+        failure_reason: null,
+        next_run_at: null,
+        last_run_at: '2026-10-31T23:00:00.000Z',
+        last_transaction_id: 'f9a63337-4fab-4313-af59-699ed06b2d46',
+        created_by_user_id: null,
+        created_at: '2026-10-26T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type RecurringTransactionView = Static<typeof RecurringTransaction>;
 

@@ -19,7 +19,12 @@ export const AssignableEmployee = Type.Object(
     departmentId: Nullable(Uuid({ description: 'Department of the most recent contract active today; null when it has none.' })),
     departmentName: Nullable(Type.String()),
   },
-  { $id: 'AssignableEmployee' },
+  {
+    $id: 'AssignableEmployee',
+    examples: [
+      { id: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f', fullName: 'Anna Schmit', departmentId: '0b0d53bd-6266-4844-9c1e-3d80c311ac4d', departmentName: 'Dispatch' },
+    ],
+  },
 );
 export type AssignableEmployeeView = Static<typeof AssignableEmployee>;
 
@@ -52,7 +57,52 @@ export const Schedule = Type.Object(
     createdAt: Nullable(DateTime()),
     updatedAt: Nullable(DateTime()),
   },
-  { $id: 'Schedule' },
+  {
+    $id: 'Schedule',
+    examples: [
+      {
+        id: '05e0e014-cf34-4585-826f-6884d6d7d373',
+        name: 'Front desk',
+        department: { id: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3', name: 'Customer Service' },
+        scopeType: 'company',
+        scope: { companies: [{ id: 'b435c132-499f-4e72-b6ad-be0003a1867b', name: 'Acme Logistics S.à r.l.' }], departments: [], employees: [] },
+        departments: [
+          { id: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3', name: 'Customer Service' },
+          { id: '0b0d53bd-6266-4844-9c1e-3d80c311ac4d', name: 'Dispatch' },
+        ],
+        employees: [
+          {
+            id: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f',
+            fullName: 'Anna Schmit',
+            departmentId: '0b0d53bd-6266-4844-9c1e-3d80c311ac4d',
+            departmentName: 'Dispatch',
+          },
+          {
+            id: '12b55511-74b7-4ef6-b593-b3878fcb0519',
+            fullName: 'Luc Weber',
+            departmentId: '8a28f7c4-0ec7-4084-a3f6-e8b92261a4b3',
+            departmentName: 'Customer Service',
+          },
+          {
+            id: 'c0520a4b-eaf9-4b5d-bf35-586af4f62723',
+            fullName: 'Marie Hoffmann',
+            departmentId: '0b0d53bd-6266-4844-9c1e-3d80c311ac4d',
+            departmentName: 'Dispatch',
+          },
+        ],
+        daysOfWeek: [1, 2, 3, 4, 5],
+        dayStartTime: '09:00',
+        dayEndTime: '17:00',
+        slotDurationMinutes: 60,
+        status: { id: 'c0186f6d-8673-4879-871c-4568a27c647f', name: 'On duty' },
+        subStatus: null,
+        statusFilters: ['c0186f6d-8673-4879-871c-4568a27c647f', 'fd99db3d-e66c-450b-8cf2-77b5e9e682b9'],
+        isActive: true,
+        createdAt: '2026-11-02T08:30:00.000Z',
+        updatedAt: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type ScheduleView = Static<typeof Schedule>;
 
@@ -129,7 +179,25 @@ export const PlanningEntry = Type.Object(
     createdAt: DateTime(),
     updatedAt: DateTime(),
   },
-  { $id: 'PlanningEntry' },
+  {
+    $id: 'PlanningEntry',
+    examples: [
+      {
+        id: 'eb4b67d5-4863-4abc-917d-eeb4255cd89d',
+        scheduleId: '2fd236a1-af3e-4c67-be44-ff615f3dd18a',
+        employeeId: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f',
+        employeeName: 'Anna Schmit',
+        date: '2026-11-23',
+        startTime: '08:00',
+        endTime: '12:00',
+        status: { id: 'c0186f6d-8673-4879-871c-4568a27c647f', name: 'On duty' },
+        subStatus: { id: '634d48e6-989b-4841-9bdd-1dd38e1ba79f', name: 'Phone' },
+        note: null,
+        createdAt: '2026-11-02T08:30:00.000Z',
+        updatedAt: '2026-11-02T08:30:00.000Z',
+      },
+    ],
+  },
 );
 export type PlanningEntryView = Static<typeof PlanningEntry>;
 
@@ -171,16 +239,76 @@ export const PlanningWeekQuery = Type.Object(
   { week: Type.Optional(Day("Any day of the ISO week; default the tenant's current week.")) },
   { additionalProperties: false },
 );
-export const PlanningWeek = Type.Object({
-  weekStart: Type.String({ format: 'date' }),
-  weekEnd: Type.String({ format: 'date' }),
-  isActive: Type.Boolean(),
-  days: Type.Array(
-    Type.Object({
-      date: Type.String({ format: 'date' }),
-      isScheduled: Type.Boolean({ description: 'A listed weekday of an active schedule: its slots take bookings.' }),
-      slots: Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), entries: Type.Array(Type.Ref(PlanningEntry)) })),
-    }),
-  ),
-});
+export const PlanningWeek = Type.Object(
+  {
+    weekStart: Type.String({ format: 'date' }),
+    weekEnd: Type.String({ format: 'date' }),
+    isActive: Type.Boolean(),
+    days: Type.Array(
+      Type.Object({
+        date: Type.String({ format: 'date' }),
+        isScheduled: Type.Boolean({ description: 'A listed weekday of an active schedule: its slots take bookings.' }),
+        slots: Type.Array(Type.Object({ startTime: Type.String(), endTime: Type.String(), entries: Type.Array(Type.Ref(PlanningEntry)) })),
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        weekStart: '2026-11-23',
+        weekEnd: '2026-11-29',
+        isActive: true,
+        days: [
+          {
+            date: '2026-11-23',
+            isScheduled: true,
+            slots: [
+              {
+                startTime: '08:00',
+                endTime: '08:30',
+                entries: [
+                  {
+                    id: 'eb4b67d5-4863-4abc-917d-eeb4255cd89d',
+                    scheduleId: '2fd236a1-af3e-4c67-be44-ff615f3dd18a',
+                    employeeId: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f',
+                    employeeName: 'Anna Schmit',
+                    date: '2026-11-23',
+                    startTime: '08:00',
+                    endTime: '12:00',
+                    status: { id: 'c0186f6d-8673-4879-871c-4568a27c647f', name: 'On duty' },
+                    subStatus: { id: '634d48e6-989b-4841-9bdd-1dd38e1ba79f', name: 'Phone' },
+                    note: null,
+                    createdAt: '2026-11-02T08:30:00.000Z',
+                    updatedAt: '2026-11-02T08:30:00.000Z',
+                  },
+                ],
+              },
+              {
+                startTime: '08:30',
+                endTime: '09:00',
+                entries: [
+                  {
+                    id: 'eb4b67d5-4863-4abc-917d-eeb4255cd89d',
+                    scheduleId: '2fd236a1-af3e-4c67-be44-ff615f3dd18a',
+                    employeeId: '35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f',
+                    employeeName: 'Anna Schmit',
+                    date: '2026-11-23',
+                    startTime: '08:00',
+                    endTime: '12:00',
+                    status: { id: 'c0186f6d-8673-4879-871c-4568a27c647f', name: 'On duty' },
+                    subStatus: { id: '634d48e6-989b-4841-9bdd-1dd38e1ba79f', name: 'Phone' },
+                    note: null,
+                    createdAt: '2026-11-02T08:30:00.000Z',
+                    updatedAt: '2026-11-02T08:30:00.000Z',
+                  },
+                ],
+              },
+            ],
+          },
+          { date: '2026-11-28', isScheduled: false, slots: [] },
+        ],
+      },
+    ],
+  },
+);
 export type PlanningWeekView = Static<typeof PlanningWeek>;

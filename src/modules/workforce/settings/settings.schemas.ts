@@ -17,7 +17,7 @@ export const WorkforceSettings = Type.Object(
       examples: ['Europe/Luxembourg'],
     }),
   },
-  { $id: 'WorkforceSettings' },
+  { $id: 'WorkforceSettings', examples: [{ name_order: 'first_last', half_day_split: '12:00', timezone: 'Europe/Luxembourg' }] },
 );
 
 export const UpdateWorkforceSettingsBody = Type.Object(

@@ -25,7 +25,26 @@ export const WorkShift = Type.Object(
     updated_at: DateTime(),
     delete_date: Nullable(DateTime()),
   },
-  { $id: 'WorkShift' },
+  {
+    $id: 'WorkShift',
+    examples: [
+      {
+        id: '4623615f-7930-4592-bce5-929e08d86523',
+        name: 'Full time 40 h',
+        monday: 28800,
+        tuesday: 28800,
+        wednesday: 28800,
+        thursday: 28800,
+        friday: 28800,
+        saturday: 0,
+        sunday: 0,
+        weekly_seconds: 144000,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        delete_date: null,
+      },
+    ],
+  },
 );
 export type WorkShiftView = Static<typeof WorkShift>;
 
@@ -59,7 +78,21 @@ export const WorkShiftAssignment = Type.Object(
     updated_at: DateTime(),
     delete_date: Nullable(DateTime()),
   },
-  { $id: 'WorkShiftAssignment' },
+  {
+    $id: 'WorkShiftAssignment',
+    examples: [
+      {
+        id: '047ccec8-3259-4625-931e-6d1c87d40a0b',
+        employee_id: '12b55511-74b7-4ef6-b593-b3878fcb0519',
+        work_shift_id: 'b9445460-3724-4f07-998c-51ed8cfaef8f',
+        valid_from: '2023-09-01',
+        valid_until: null,
+        created_at: '2026-11-02T08:30:00.000Z',
+        updated_at: '2026-11-02T08:30:00.000Z',
+        delete_date: null,
+      },
+    ],
+  },
 );
 export type WorkShiftAssignmentView = Static<typeof WorkShiftAssignment>;
 
