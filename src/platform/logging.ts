@@ -9,7 +9,9 @@ export const REDACTED_PATHS = [
   'req.headers.cookie',
   'req.headers["x-api-key"]',
   'res.headers["set-cookie"]',
-  ...['password', 'token', 'secret', 'voicemail_pin', 'code', 'api_key', 'access_token', 'password_hash'].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  ...['password', 'token', 'secret', 'voicemail_pin', 'api_key', 'access_token', 'password_hash'].flatMap((key) => [key, `*.${key}`, `*.*.${key}`]),
+  // A one-time code where a request's parts carry it; an error's `code` (ECONNREFUSED, 23505) is no secret and stays.
+  ...['code', ...['body', 'query', 'params', 'payload'].flatMap((part) => [`${part}.code`, `*.${part}.code`])],
 ];
 
 /** Query parameter names (letters and digits only, lower case) whose values are secrets, and endings that make a name one. */

@@ -173,7 +173,11 @@ describe('logs never carry secrets', () => {
       await app.inject({ method: 'GET', url: `/api/v1/no-such-route?API_KEY=QueryApiKey0987654321&Signature=QuerySignature1234` });
       await app.inject({ method: 'POST', url: `/api/v1/passwordless/verify?code=731946`, payload: { email: user.email, code: '731946' } });
       app.log.info({ password: 'hunter2-password', webrtc: { password: 'sip-pass-123', voicemail_pin: '4711' }, token: user.token }, 'audit');
+      app.log.info({ code: '482913', request: { body: { code: '582913' } } }, 'one-time codes');
+      // An error's code is what an operator needs to read (Redis or the database unreachable): never redacted.
+      app.log.warn({ err: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6390'), { code: 'ECONNREFUSED' }) }, 'Redis unavailable');
       const output = lines.join('');
+      expect(output).toContain('"code":"ECONNREFUSED"');
       expect(output).toContain('/magic-login/[REDACTED]');
       expect(output).toContain('/api/v1/me?access_token=[REDACTED]&page=1');
       expect(output).toContain('API_KEY=[REDACTED]&Signature=[REDACTED]');
@@ -189,6 +193,8 @@ describe('logs never carry secrets', () => {
         'QuerySignature1234',
         '"731946"',
         'code=731946',
+        '482913',
+        '582913',
       ]) {
         expect(output).not.toContain(secret);
       }
