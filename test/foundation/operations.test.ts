@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { loggerOptions } from '../../src/platform/logging.js';
-import { STORAGE_MARKER } from '../../src/platform/storage.js';
+import { checkStorage, STORAGE_MARKER } from '../../src/platform/storage.js';
 import { openTestDatabase } from '../database.js';
 import { bearer, buildTestApp, MemoryMailer, type TestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
@@ -90,6 +90,33 @@ describe('health, readiness and metrics', () => {
     const metrics = await t.app.inject('/metrics');
     expect(metrics.headers['content-type']).toContain('text/plain');
     expect(metrics.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/api\/v1\/me",status_code="401"\} \d+/);
+  });
+});
+
+describe('readiness of instances starting together on a fresh database', () => {
+  it('never says "not shared" of the storage they share: the first checks agree on one marker', async () => {
+    const database = await openTestDatabase();
+    try {
+      const now = () => new Date().toISOString();
+      for (let round = 0; round < 30; round++) {
+        await database.db.deleteFrom('settings').where('key', '=', 'storage_id').execute();
+        const dataDir = mkdtempSync(join(tmpdir(), 'pbx-api-ready-'));
+        // Four instances' first /ready at once, on one database and one shared directory.
+        const states = await Promise.all([0, 1, 2, 3].map(() => checkStorage(database.db, dataDir, now)));
+        expect(states, `round ${round}`).toEqual(['ok', 'ok', 'ok', 'ok']);
+        const recorded = await database.db.selectFrom('settings').select('value').where('key', '=', 'storage_id').executeTakeFirstOrThrow();
+        expect(readFileSync(join(dataDir, 'recordings', STORAGE_MARKER), 'utf8').trim()).toBe(recorded.value);
+        // And an instance on a directory of its own, at the same moment as the others, is told apart.
+        await database.db.deleteFrom('settings').where('key', '=', 'storage_id').execute();
+        const [shared, alone] = [mkdtempSync(join(tmpdir(), 'pbx-api-ready-')), mkdtempSync(join(tmpdir(), 'pbx-api-ready-'))];
+        const mixed = await Promise.all([shared, shared, alone].map((dir) => checkStorage(database.db, dir, now)));
+        expect(mixed.filter((state) => state === 'ok').length, `round ${round}: ${mixed.join(', ')}`).toBeGreaterThanOrEqual(1);
+        expect(mixed.filter((state) => state === 'not shared').length, `round ${round}: ${mixed.join(', ')}`).toBeGreaterThanOrEqual(1);
+        expect(mixed[0], `round ${round}`).toBe(mixed[1]);
+      }
+    } finally {
+      await database.close();
+    }
   });
 });
 
