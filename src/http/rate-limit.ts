@@ -12,7 +12,8 @@ export interface RouteRateLimit {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    rateLimit?: RouteRateLimit;
+    /** The route's own limit, or `false`: never counted (health checks, which a load balancer polls). */
+    rateLimit?: RouteRateLimit | false;
   }
 }
 
@@ -46,7 +47,8 @@ export function setRateLimitHeaders(reply: FastifyReply, max: number, remaining:
  * Counting is @fastify/rate-limit's (its stores, see rate-limit-store.ts). Its request handler is
  * an async function that awaits four times per request; driving the stores from this callback
  * hook lets the in-memory count finish synchronously, which the hottest reads (`/me`) notice.
- * A store that fails (Redis down) lets requests through rather than refusing them.
+ * A store that fails (Redis down) lets requests through rather than refusing them. Routes declaring
+ * `rateLimit: false` are not counted at all.
  */
 export function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null; keyPrefix: string }): void {
   const defaultStore = rateLimitStore(options.redis, options.keyPrefix);
@@ -63,6 +65,7 @@ export function registerRateLimits(app: FastifyInstance, options: { perMinute: n
 
   app.addHook('onRequest', (request, reply, done) => {
     const routeLimit = request.routeOptions.config.rateLimit;
+    if (routeLimit === false) return done();
     const store = routeLimit ? storeOf(request, routeLimit) : defaultStore;
     const max = routeLimit ? routeLimit.max : (request.principal?.rateLimit ?? options.perMinute);
     const windowMs = routeLimit ? routeLimit.timeWindow : DEFAULT_WINDOW_MS;

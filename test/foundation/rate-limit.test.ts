@@ -1,5 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openTestDatabase } from '../database.js';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
 import { createKey, createTenant, createUser } from '../factories.js';
 
@@ -46,6 +50,40 @@ describe.each(stores)('rate limits ($name store)', ({ env }) => {
       expect(response.headers['x-ratelimit-limit'], `${response.statusCode}`).toBe('120');
       expect(response.headers['x-ratelimit-remaining'], `${response.statusCode}`).toBeDefined();
       expect(response.headers['x-request-id'], `${response.statusCode}`).toBeDefined();
+    }
+  });
+
+  it('never counts health and readiness checks: a load balancer polling two instances from one address', async () => {
+    // Two instances of one database, on one shared data folder, one Redis when there is one.
+    const database = await openTestDatabase();
+    const shared = {
+      ...env,
+      REDIS_KEY_PREFIX: `test:${randomBytes(4).toString('hex')}:`,
+      RATE_LIMIT_PER_MINUTE: '5',
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'pbx-api-lb-')),
+    };
+    const [a, b] = [await buildTestApp({ env: shared, database }), await buildTestApp({ env: shared, database })];
+    try {
+      const remoteAddress = '10.7.7.7';
+      const statuses = new Set<number>();
+      for (let i = 0; i < 40; i++) {
+        for (const t of [a, b]) {
+          for (const url of ['/ready', '/health']) {
+            const response = await t.app.inject({ method: i % 2 ? 'GET' : 'HEAD', url, remoteAddress });
+            statuses.add(response.statusCode);
+            expect(response.headers['x-ratelimit-limit'], url).toBeUndefined();
+          }
+        }
+      }
+      expect([...statuses]).toEqual([200]);
+      // Nor did they use up the address's budget for anything else.
+      const other = await a.app.inject({ method: 'GET', url: '/api/v1/me', remoteAddress });
+      expect(other.statusCode).toBe(401);
+      expect(other.headers['x-ratelimit-remaining']).toBe('4');
+    } finally {
+      await a.close();
+      await b.close();
+      await database.close();
     }
   });
 

@@ -13,11 +13,15 @@ const Ready = Type.Object({
   storage: Type.String({ description: 'ok, not writable, or not shared (DATA_DIR/recordings lacks the marker of this database).' }),
 });
 
-/** Liveness and readiness, outside the versioned API so orchestrators need no token. */
+/**
+ * Liveness and readiness, outside the versioned API so orchestrators need no token. A load balancer
+ * polls them from one address: they count against no rate limit, and use up nobody's budget.
+ */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
-  app.get('/health', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  const config = { rateLimit: false as const };
+  app.get('/health', { config, schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
-  app.get('/ready', { schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
+  app.get('/ready', { config, schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(ctx.db);
       const migrated = await isFullyMigrated(ctx.db);
