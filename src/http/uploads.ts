@@ -1,9 +1,13 @@
 import { createWriteStream } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { ValidationFailed } from '../platform/errors.js';
+import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fastify';
+import type {} from '@fastify/multipart';
+import { Type, type TObject } from '@sinclair/typebox';
+import { ClientError, ValidationFailed } from '../platform/errors.js';
 import { hasPbxControl } from './schema.js';
 import { pbxTextMessage, validationMessage } from './validation-messages.js';
+import { buildValidator } from './validator.js';
 
 /** The request body ended inside a file part (no closing boundary): the file is incomplete. */
 function brokenOff(field: string): ValidationFailed {
@@ -47,4 +51,85 @@ export async function saveUpload(file: Readable, path: string, field: string): P
     if (!file.readableEnded && (code === 'ERR_STREAM_PREMATURE_CLOSE' || message?.includes(CUT_SHORT))) throw brokenOff(field);
     throw error;
   }
+}
+
+/** One part of a multipart upload as a route hands it to its service: a text field, or a file's stream. */
+export type UploadPart = { type: 'field'; fieldname: string; value: string } | { type: 'file'; fieldname: string; filename: string; file: Readable };
+
+/** How many parts of each kind an upload route takes. */
+export interface UploadLimits {
+  /** Text fields: one more is refused with 422 on it. */
+  fields: number;
+  /** File parts: the reader lets one more through, for the route to refuse in its own words. */
+  files: number;
+}
+
+const NO_BOUNDARY =
+  'The multipart/form-data content type names no boundary: send Content-Type: multipart/form-data; boundary=<the delimiter that separates the parts>.';
+
+/** The `boundary` parameter of a Content-Type, or null when it has none or an empty one. */
+export function multipartBoundary(contentType: string | undefined): string | null {
+  const match = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;]*))/i.exec(contentType ?? '');
+  const boundary = (match?.[1] ?? match?.[2] ?? '').trim();
+  return boundary === '' ? null : boundary;
+}
+
+/** A form field's text: @fastify/multipart gives strings, and a part sent as application/json already parsed. */
+function fieldText(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/**
+ * The parts of a multipart/form-data request, as they arrive (@fastify/multipart registered on the
+ * route's plugin). Every upload route reads its parts here, so they refuse alike: not multipart, or
+ * multipart without a boundary (which the reader cannot split), is 415; a field or file name
+ * holding U+0000 is 422 on it; a field past `limits.fields` is 422 on it. The reader's own limits
+ * are set one part higher than the route's: at its limit it stops the body and breaks off the file
+ * being read, which would read as an upload cut short (422 "closing boundary is missing").
+ */
+export async function* uploadParts(request: FastifyRequest, limits: UploadLimits, notMultipart: string): AsyncGenerator<UploadPart> {
+  if (!request.isMultipart()) throw new ClientError(415, notMultipart);
+  if (!multipartBoundary(request.headers['content-type'])) throw new ClientError(415, NO_BOUNDARY);
+  let fields = 0;
+  const parts = request.parts({ limits: { fields: limits.fields + 1, files: limits.files + 1 } });
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      if (part.filename.includes('\u0000')) part.file.resume();
+      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
+      continue;
+    }
+    if (++fields > limits.fields) {
+      const most = `${limits.fields} form field${limits.fields === 1 ? '' : 's'}`;
+      throw ValidationFailed.field(part.fieldname, `The upload has more than ${most}: send at most ${most} beside the file parts.`);
+    }
+    yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(fieldText(part.value), part.fieldname) };
+  }
+}
+
+/**
+ * A file part of an upload form, described for the OpenAPI document: binary content
+ * (`contentMediaType`, as OpenAPI 3.1 and 3.2 describe it; `format: binary` for older generators).
+ */
+export function UploadFile(description: string) {
+  return Type.String({ format: 'binary', contentMediaType: 'application/octet-stream', description });
+}
+
+/**
+ * An upload route's `schema.body`: the form's parts as the operation's `multipart/form-data`
+ * request body in the OpenAPI document, so generated clients can call it. Only a description: the
+ * route reads the parts as they arrive (`uploadParts`) and Fastify has no parsed body to check, so
+ * the route declares `validatorCompiler: uploadValidatorCompiler(app)` as well.
+ */
+export function multipartForm(form: TObject) {
+  return { content: { 'multipart/form-data': { schema: form } } };
+}
+
+/**
+ * The validator compiler of an upload route: its params, query and headers checked as on every
+ * route (the app's compiler with the plugin's shared schemas); its body, which `multipartForm`
+ * only describes, never checked.
+ */
+export function uploadValidatorCompiler(app: FastifyInstance): FastifySchemaCompiler<unknown> {
+  return (route) => (route.httpPart === 'body' ? () => true : buildValidator(app.getSchemas())(route));
 }

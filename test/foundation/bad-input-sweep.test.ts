@@ -184,6 +184,8 @@ function multipart(parts: Part[], closed = true): Buffer {
 }
 
 const CSV = 'name,phone\nAnna Schmit,+352 621 123 456\n';
+/** More fields than any upload takes beside its files (sound files 10, recordings 1; contact imports take 20). */
+const TWELVE_FIELDS: Part[] = Array.from({ length: 12 }, (_, i) => ({ name: `field_${i}`, body: 'x' }));
 /** Uploads for the operations that take multipart/form-data: odd names, files, fields, structure. */
 const ODD_UPLOADS: Array<[string, Buffer]> = [
   ['no part', multipart([])],
@@ -236,7 +238,16 @@ const ODD_UPLOADS: Array<[string, Buffer]> = [
       { name: 'other', filename: 'x.wav', body: 'RIFF' },
     ]),
   ],
+  ['12 fields, then a file', multipart([...TWELVE_FIELDS, { name: 'file', filename: 'a.csv', type: 'text/csv', body: CSV }])],
+  ['a file, then 12 fields', multipart([{ name: 'file', filename: 'a.csv', type: 'text/csv', body: CSV }, ...TWELVE_FIELDS])],
+  ['cdr, then 12 fields', multipart([{ name: 'cdr', body: '{}' }, ...TWELVE_FIELDS])],
 ];
+
+/** Content types of an upload that names no boundary the body could be split by. */
+const NO_BOUNDARY = ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=""', 'multipart/form-data; charset=utf-8'];
+
+/** An upload: its OpenAPI request body is multipart/form-data. */
+const isUpload = (operation: Operation) => operation.requestBody?.content['multipart/form-data'] !== undefined;
 
 /** A few of a pool (all of it with SWEEP_FULL), starting at a point that moves with each use, so every value meets many fields. */
 function rotating<T>(pool: readonly T[], take: number): (turn: number) => T[] {
@@ -460,8 +471,16 @@ describe('bad input on every operation of the OpenAPI document', () => {
       probes.push({ method: upper, url: validUrl, headers: json, payload, what: `body ${payload.slice(0, 30)}` });
     probes.push({ method: upper, url: validUrl, headers: { ...headers, 'content-type': 'text/plain' }, payload: 'hello', what: 'text/plain body' });
     const form = { ...headers, 'content-type': 'multipart/form-data; boundary=sweep' };
-    if (operation.description?.includes('multipart/form-data')) {
+    if (isUpload(operation)) {
       for (const [what, payload] of ODD_UPLOADS) probes.push({ method: upper, url: validUrl, headers: form, payload, what: `upload: ${what}` });
+      for (const contentType of NO_BOUNDARY)
+        probes.push({
+          method: upper,
+          url: validUrl,
+          headers: { ...headers, 'content-type': contentType },
+          payload: ODD_UPLOADS[1][1],
+          what: `upload: ${contentType}`,
+        });
       // Cut short while a large file is being read, as over a slow network.
       const large = multipart(
         [
@@ -570,6 +589,22 @@ describe('bad input on every operation of the OpenAPI document', () => {
     }
     expect(reads).toBeGreaterThan(40);
     expect(refusals).toEqual([]);
+  });
+
+  it('knows the uploads by their multipart/form-data request body, which names their parts and binary files', () => {
+    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods));
+    expect(operations.filter(isUpload).map((operation) => operation.operationId)).toEqual(
+      expect.arrayContaining(['createSoundFile', 'replaceSoundFileContent', 'createContactImport', 'ingestCallDetailRecordWithRecordings']),
+    );
+    for (const operation of operations.filter(isUpload)) {
+      const parts = Object.values(operation.requestBody?.content['multipart/form-data'].schema?.properties ?? {});
+      expect(
+        parts.some((part) => part.type === 'string' && part.format === 'binary'),
+        operation.operationId,
+      ).toBe(true);
+    }
+    // Nothing takes multipart/form-data by its description alone.
+    expect(operations.filter((operation) => operation.description?.includes('multipart/form-data') && !isUpload(operation))).toEqual([]);
   });
 
   it('answers every probe, with a success or a 4xx in the contract error body, never a 5xx', { timeout: FULL ? 1_800_000 : 60_000 }, async () => {

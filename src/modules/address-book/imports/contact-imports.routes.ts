@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
@@ -6,18 +6,19 @@ import type { AppContext } from '../../../platform/context.js';
 import { tenantOf } from '../../../platform/tenancy.js';
 import { principalOf } from '../../../platform/auth/auth-plugin.js';
 import { requireUser, type Principal } from '../../../platform/auth/principal.js';
-import { ClientError } from '../../../platform/errors.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
-import { textWithoutNul } from '../../../http/uploads.js';
-import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, MappingsBody } from './contact-imports.schemas.js';
-import { ContactImportsService, type ImportOwner, type UploadPart } from './contact-imports.service.js';
+import { multipartForm, uploadParts, uploadValidatorCompiler } from '../../../http/uploads.js';
+import { ContactImport, ImportDetailQuery, ImportListQuery, ImportParams, ImportPreview, ImportUploadForm, MappingsBody } from './contact-imports.schemas.js';
+import { ContactImportsService, type ImportOwner } from './contact-imports.service.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
 
 const tags = ['Contact imports'];
 /** Imports belong to a user: user tokens only. */
 const USER = { user: true } as const;
 const ImportRef = Type.Ref(ContactImport);
+/** The parts an upload takes: the file and up to this many option fields. */
+const FORM_LIMITS = { fields: 20, files: 1 };
 
 /** Imports belong to the user who uploaded them. */
 function importOwnerOf(principal: Principal): ImportOwner {
@@ -25,26 +26,10 @@ function importOwnerOf(principal: Principal): ImportOwner {
   return { tenant: tenantOf(user), userId: user.userId };
 }
 
-async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
-  if (!request.isMultipart()) throw new ClientError(415, 'Send the file as multipart/form-data.');
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.filename.includes('\u0000')) part.file.resume();
-      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
-    } else yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(fieldText(part.value), part.fieldname) };
-  }
-}
-
-/** A form field's text; @fastify/multipart gives strings for plain fields. */
-function fieldText(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
 export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new ContactImportsService(ctx);
   // Multipart only here: the rest of the API takes JSON alone.
-  await app.register(multipart, { limits: { fileSize: ctx.config.importMaxBytes, files: 1, fields: 20, fieldSize: 4096 }, throwFileSizeLimit: true });
+  await app.register(multipart, { limits: { fileSize: ctx.config.importMaxBytes, ...FORM_LIMITS, fieldSize: 4096 }, throwFileSizeLimit: true });
   const imports = resourceRoutes(app, ctx.config.baseUrl, {
     tags,
     schema: ContactImport,
@@ -55,6 +40,7 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
 
   r.post('/contacts/imports', {
     config: { auth: USER },
+    validatorCompiler: uploadValidatorCompiler(app),
     schema: {
       tags,
       operationId: 'createContactImport',
@@ -66,11 +52,11 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
         'The type is read from the content: a file named .xlsx that is not a spreadsheet is refused with 422, and so is an upload cut short (no closing boundary).',
         'The import starts `incomplete`: preview it, save a mapping, then confirm.',
       ].join(' '),
-      consumes: ['multipart/form-data'],
-      response: { 201: DataEnvelope(ImportRef) },
+      body: multipartForm(ImportUploadForm),
+      response: { 201: DataEnvelope(ImportRef), 413: { $ref: 'MessageError#' }, 415: { $ref: 'MessageError#' } },
     },
     handler: async (request, reply) => {
-      const row = await service.create(importOwnerOf(principalOf(request)), uploadParts(request));
+      const row = await service.create(importOwnerOf(principalOf(request)), uploadParts(request, FORM_LIMITS, 'Send the file as multipart/form-data.'));
       reply.code(201);
       return { data: presentImport(row) };
     },

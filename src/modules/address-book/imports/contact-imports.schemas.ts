@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
+import { UploadFile } from '../../../http/uploads.js';
 
 export const IMPORT_STATUSES = ['incomplete', 'pending', 'processing', 'completed', 'completed_with_errors', 'failed'] as const;
 /**
@@ -172,3 +173,24 @@ export const ImportPreview = Type.Object(
     ],
   },
 );
+
+const FLAG = 'true or false (also 1/0, yes/no, on/off); false when left out.';
+
+/** The parts of an upload (multipart/form-data), described for the OpenAPI document; the service reads and checks them. */
+export const ImportUploadForm = Type.Object({
+  file: UploadFile('The CSV, XLS or XLSX file; its type is read from the content.'),
+  header_row_position: Type.Optional(
+    Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), StringEnum(['null', 'none'] as const)], {
+      description: 'The 1-based row holding the column names (1 when left out); null or none: the file has no header row.',
+    }),
+  ),
+  sheet_index: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, description: 'The 0-based sheet of a workbook (the first when left out).' })),
+  delimiter: Type.Optional(Type.String({ description: 'One character, or tab, comma, semicolon or pipe; detected when left out.' })),
+  enclosure: Type.Optional(Type.String({ maxLength: 1, description: 'The quote character of a CSV; " when left out.' })),
+  input_encoding: Type.Optional(
+    Type.String({ pattern: '^[A-Za-z0-9_.:-]{2,32}$', description: 'The text encoding of a CSV; detected (UTF-8, UTF-16 or Windows-1252) when left out.' }),
+  ),
+  skip_on_error: Type.Optional(Type.Boolean({ description: `Skip invalid rows rather than fail the import: ${FLAG}` })),
+  notify_owner_by_email: Type.Optional(Type.Boolean({ description: `Mail the uploader when the import ends: ${FLAG}` })),
+  webhook_url: Type.Optional(Type.String({ format: 'uri', description: 'Receives the import’s lifecycle events; http(s), private addresses refused.' })),
+});

@@ -7,7 +7,7 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
-import { saveUpload } from '../../../http/uploads.js';
+import { saveUpload, type UploadPart } from '../../../http/uploads.js';
 import { IMPORT_FIELDS, type ImportMappingT } from './contact-imports.schemas.js';
 import type { ImportStatus } from '../address-book.tables.js';
 import {
@@ -36,8 +36,7 @@ export interface ImportOwner {
   userId: string;
 }
 
-/** One uploaded part of the multipart request. */
-export type UploadPart = { type: 'file'; fieldname: string; filename: string; file: Readable } | { type: 'field'; fieldname: string; value: string };
+export type { UploadPart };
 
 function readOptions(row: ImportRow): ReadOptions {
   return { fileType: row.file_type ?? 'csv', encoding: row.input_encoding, delimiter: row.delimiter, enclosure: row.enclosure, sheetIndex: row.sheet_index };

@@ -37,6 +37,27 @@ describe('contact imports', () => {
     expect([201, 422]).toContain((await send(large.headers, inTwoChunks(partHeaderCut, 100_000))).statusCode);
   });
 
+  it('refuses a multipart body without a boundary (415) and more than 20 fields (422 on the first one too many), keeping nothing', async () => {
+    const user = await manager();
+    const body = multipart({ name: 'contacts.csv', content: csv });
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=""']) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/contacts/imports',
+        headers: { ...bearer(user.token), 'content-type': contentType },
+        payload: body.payload,
+      });
+      expect(answer.statusCode, contentType).toBe(415);
+      expect(answer.json().message).toMatch(/^The multipart\/form-data content type names no boundary/);
+    }
+    const tooMany = 'The upload has more than 20 form fields: send at most 20 form fields beside the file parts.';
+    const fields = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`field_${i}`, 'x']));
+    const answer = await upload(t, user.token, { name: 'contacts.csv', content: csv }, fields);
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json()).toEqual({ message: tooMany, errors: { field_20: [tooMany] } });
+    expect((await get(user.token, '/contacts/imports')).json().data).toEqual([]);
+  });
+
   it('refuses a NUL character in a form field or the file name (422 on it), and drops stray ones from the cells', async () => {
     const user = await manager();
     for (const [file, fields, field] of [

@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import multipart, { type Multipart } from '@fastify/multipart';
+import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
+import { multipartForm, UploadFile, uploadParts, uploadValidatorCompiler } from '../../../http/uploads.js';
 import { buildValidator } from '../../../http/validator.js';
 import { validationField, validationMessage, type AjvError } from '../../../http/validation-messages.js';
 import type { AppContext } from '../../../platform/context.js';
@@ -32,6 +34,16 @@ const READERS = { user: true, integration: ['call-history'] } as const;
 const PBX_SERVER = { pbxServer: true } as const;
 
 const FILE_FIELDS: Record<string, RecordingKind> = { recording: 'full', recording_caller: 'caller', recording_callee: 'callee' };
+/** The `cdr` field and a file for each of FILE_FIELDS. */
+const FORM_LIMITS = { fields: 1, files: 3 };
+const recordingFile = (whose: string) => Type.Optional(UploadFile(`The recording of ${whose}: wav, mp3, ogg or opus (by its file name's extension).`));
+/** The parts of `POST /cdrs/with-recordings`, described for the OpenAPI document: the cdr part first. */
+const CdrUploadForm = Type.Object({
+  cdr: Type.Ref(IngestCdr, { description: 'The call as JSON (an object part is sent as application/json), the same shape as one item of `POST /cdrs`.' }),
+  recording: recordingFile('the whole call'),
+  recording_caller: recordingFile('the caller’s side'),
+  recording_callee: recordingFile('the callee’s side'),
+});
 /** The same ajv rules as a JSON body. */
 const checkIngestCdr = buildValidator()({ schema: IngestCdr, httpPart: 'body', method: 'POST', url: '/cdrs/with-recordings' }) as ((
   value: unknown,
@@ -162,9 +174,10 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
 
   // Multipart is registered for this route only.
   await app.register(async (child) => {
-    await child.register(multipart, { limits: { fileSize: RECORDING_MAX_BYTES, files: 3, fields: 1, fieldSize: 1024 * 1024 } });
+    await child.register(multipart, { limits: { fileSize: RECORDING_MAX_BYTES, ...FORM_LIMITS, fieldSize: 1024 * 1024 } });
     child.withTypeProvider<TypeBoxTypeProvider>().post('/cdrs/with-recordings', {
       config: { auth: PBX_SERVER },
+      validatorCompiler: uploadValidatorCompiler(child),
       schema: {
         tags,
         operationId: 'ingestCallDetailRecordWithRecordings',
@@ -173,21 +186,20 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
           'multipart/form-data: first a field `cdr` holding the call as JSON (the same shape as one item of `POST /cdrs`), then up to three files: `recording` (the whole call), `recording_caller`, `recording_callee` (wav, mp3, ogg or opus). ' +
           'Each file field at most once. All or nothing: when any part is refused (422), too large (413) or the upload breaks off (422 when the body ends without its closing boundary), neither the call nor any of its files is stored. ' +
           'Idempotent on `cdr_id`; uploading a recording again replaces the stored file.',
-        consumes: ['multipart/form-data'],
-        response: { 200: UploadResponse, 413: { $ref: 'MessageError#' }, 422: { $ref: 'ValidationError#' } },
+        body: multipartForm(CdrUploadForm),
+        response: { 200: UploadResponse, 413: { $ref: 'MessageError#' }, 415: { $ref: 'MessageError#' }, 422: { $ref: 'ValidationError#' } },
       },
       handler: async (request) => {
-        if (!request.isMultipart()) throw ValidationFailed.field('cdr', 'Send multipart/form-data with a cdr field and the recording files.');
-        const parts = request.parts();
+        const parts = uploadParts(request, FORM_LIMITS, 'Send multipart/form-data: the cdr field, then the recording files.');
         const first = await parts.next();
-        const part = first.value as Multipart | undefined;
-        if (first.done || !part || part.type !== 'field' || part.fieldname !== 'cdr') {
+        const part = first.done ? undefined : first.value;
+        if (!part || part.type !== 'field' || part.fieldname !== 'cdr') {
           if (part?.type === 'file') part.file.resume();
           throw ValidationFailed.field('cdr', 'The first part must be the cdr field.');
         }
         const record = parseCdrField(part.value);
         async function* uploads(): AsyncGenerator<RecordingUpload> {
-          for await (const next of { [Symbol.asyncIterator]: () => parts }) {
+          for await (const next of parts) {
             if (next.type !== 'file') continue;
             const kind = FILE_FIELDS[next.fieldname];
             if (!kind) {

@@ -634,6 +634,40 @@ describe('call detail records', () => {
       expect(asUser.statusCode).toBe(403);
     });
 
+    it('refuses what is not multipart or names no boundary (415) and a field after cdr (422); takes cdr sent as application/json', async () => {
+      const record = { ...buildCdr({ start: '2026-01-09 11:00:00' }), cdr_id: 6_000_779 };
+      const send = (headers: Record<string, string>, payload: Buffer | string) =>
+        t.app.inject({ method: 'POST', url: '/api/v1/cdrs/with-recordings', headers: { ...bearer(key), ...headers }, payload });
+      const body = multipart([
+        { name: 'cdr', value: JSON.stringify(record) },
+        { name: 'recording', filename: 'call.wav', content: wav() },
+      ]);
+      for (const contentType of ['multipart/form-data', 'multipart/form-data; boundary=', 'multipart/form-data; boundary=""']) {
+        const answer = await send({ 'content-type': contentType }, body.payload);
+        expect(answer.statusCode, contentType).toBe(415);
+        expect(answer.json().message).toMatch(/^The multipart\/form-data content type names no boundary/);
+      }
+      const json = await send({ 'content-type': 'application/json' }, JSON.stringify({ cdr: record }));
+      expect(json.statusCode).toBe(415);
+      expect(json.json()).toEqual({ message: 'Send multipart/form-data: the cdr field, then the recording files.' });
+      const tooMany = 'The upload has more than 1 form field: send at most 1 form field beside the file parts.';
+      const twoFields = multipart([
+        { name: 'cdr', value: JSON.stringify(record) },
+        { name: 'note', value: 'x' },
+        { name: 'recording', filename: 'call.wav', content: wav() },
+      ]);
+      const refused = await send(twoFields.headers, twoFields.payload);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toEqual({ message: tooMany, errors: { note: [tooMany] } });
+      expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token)).statusCode).toBe(404);
+
+      // A client that sends the cdr part as JSON (as OpenAPI has an object part sent) is understood.
+      const typed = Buffer.from(body.payload.toString('latin1').replace('name="cdr"\r\n', 'name="cdr"\r\nContent-Type: application/json\r\n'), 'latin1');
+      const taken = await send(body.headers, typed);
+      expect(taken.statusCode, taken.body).toBe(200);
+      expect((await get(`/api/v1/cdrs/detail/${record.cdr_id}`, listAdmin.token)).statusCode).toBe(200);
+    });
+
     it('answers an upload cut short inside a recording with 422 on that file, and stores nothing', async () => {
       const record = { ...buildCdr({ start: '2026-01-09 10:00:00' }), cdr_id: 6_000_778 };
       // A small body is read whole before the recording is; a larger one ends while it is being read,

@@ -4,14 +4,21 @@ import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
-import { textWithoutNul } from '../../../http/uploads.js';
+import { multipartForm, uploadParts, uploadValidatorCompiler } from '../../../http/uploads.js';
 import { principalOf } from '../../../platform/auth/auth-plugin.js';
 import type { AppContext } from '../../../platform/context.js';
-import { ClientError } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/tenancy.js';
 import { ANNOUNCEMENT_LANGUAGES } from '../shared/languages.js';
 import { ROUTING_MANAGE, ROUTING_READ } from '../shared/access.js';
-import { DeleteSoundFileQuery, SoundFile, SoundFileListQuery, SoundFileParams, UpdateSoundFileBody } from './sound-files.schemas.js';
+import {
+  DeleteSoundFileQuery,
+  SoundFile,
+  SoundFileContentForm,
+  SoundFileListQuery,
+  SoundFileParams,
+  SoundFileUploadForm,
+  UpdateSoundFileBody,
+} from './sound-files.schemas.js';
 import {
   attachmentDisposition,
   presentSoundFile,
@@ -19,10 +26,13 @@ import {
   type RangeHeaders,
   type SoundFileDownload,
   type SoundFileRow,
-  type UploadPart,
 } from './sound-files.service.js';
 
 const tags = ['Sound files'];
+/** The parts an upload takes: three fields are known, the others refused by name (422) up to this many. */
+const FORM_LIMITS = { fields: 10, files: 1 };
+const NOT_MULTIPART = 'Send the sound file as multipart/form-data.';
+
 const audio = { 'audio/*': { schema: { type: 'string', format: 'binary' } } };
 const wav = { 'audio/wav': { schema: { type: 'string', format: 'binary' } } };
 
@@ -47,25 +57,12 @@ function sendAudio(reply: FastifyReply, file: SoundFileDownload) {
     .send(file.body.subarray(start, end + 1));
 }
 
-async function* uploadParts(request: FastifyRequest): AsyncGenerator<UploadPart> {
-  if (!request.isMultipart()) throw new ClientError(415, 'Send the sound file as multipart/form-data.');
-  for await (const part of request.parts()) {
-    if (part.type === 'file') {
-      if (part.filename.includes('\u0000')) part.file.resume();
-      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
-    } else {
-      const value = typeof part.value === 'string' ? part.value : '';
-      yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(value, part.fieldname) };
-    }
-  }
-}
-
 /** Announcements and music on hold: multipart upload, metadata, the audio with Range support, soft and permanent delete. */
 export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new SoundFilesService(ctx);
   const maxBytes = ctx.config.soundFileMaxBytes;
   // Multipart only here: the rest of the API takes JSON alone.
-  await app.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 4096 }, throwFileSizeLimit: true });
+  await app.register(multipart, { limits: { fileSize: maxBytes, ...FORM_LIMITS, fieldSize: 4096 }, throwFileSizeLimit: true });
   const files = resourceRoutes(app, ctx.config.baseUrl, {
     tags,
     schema: SoundFile,
@@ -81,6 +78,7 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.post('/sound-files', {
     config: { auth: ROUTING_MANAGE },
+    validatorCompiler: uploadValidatorCompiler(app),
     schema: {
       tags,
       operationId: 'createSoundFile',
@@ -88,11 +86,11 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
       description:
         'multipart/form-data with one `file` part and the fields `name` (1-128 characters, no line breaks or other control characters, required), `type` (announcement | music, required) and `language` ' +
         `(optional: ${ANNOUNCEMENT_LANGUAGES.join(' ')}; empty = null). ${checks}`,
-      consumes: ['multipart/form-data'],
+      body: multipartForm(SoundFileUploadForm),
       response: { 201: DataEnvelope(SoundFileRef), 413: { $ref: 'MessageError#' }, 415: { $ref: 'MessageError#' }, 422: { $ref: 'ValidationError#' } },
     },
     handler: async (request, reply) => {
-      const row = await service.upload(tenantOf(principalOf(request)), uploadParts(request));
+      const row = await service.upload(tenantOf(principalOf(request)), uploadParts(request, FORM_LIMITS, NOT_MULTIPART));
       reply.code(201);
       return { data: presentSoundFile(row, ctx.config.baseUrl) };
     },
@@ -100,17 +98,18 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
 
   r.put('/sound-files/:soundFile/content', {
     config: { auth: ROUTING_MANAGE },
+    validatorCompiler: uploadValidatorCompiler(app),
     schema: {
       tags,
       operationId: 'replaceSoundFileContent',
       summary: 'Replace the audio of a sound file (administrators)',
       description: `multipart/form-data with one \`file\` part; the name, type and language stay. ${checks}`,
-      consumes: ['multipart/form-data'],
       params: SoundFileParams,
+      body: multipartForm(SoundFileContentForm),
       response: { 200: DataEnvelope(SoundFileRef), 413: { $ref: 'MessageError#' }, 415: { $ref: 'MessageError#' } },
     },
     handler: async (request) => {
-      const row = await service.replaceContent(tenantOf(principalOf(request)), request.params.soundFile, uploadParts(request));
+      const row = await service.replaceContent(tenantOf(principalOf(request)), request.params.soundFile, uploadParts(request, FORM_LIMITS, NOT_MULTIPART));
       return { data: presentSoundFile(row, ctx.config.baseUrl) };
     },
   });

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, PbxText, StringEnum, Uuid } from '../../../http/schema.js';
 import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { UploadFile } from '../../../http/uploads.js';
 import { ANNOUNCEMENT_LANGUAGES, LanguageOrAuto } from '../shared/languages.js';
 import { SOUND_FILE_TYPES } from '../shared/sound-refs.js';
 import { SOUND_FORMATS } from './audio.js';
@@ -66,6 +67,19 @@ export const SoundFile = Type.Object(
 export type SoundFileView = Static<typeof SoundFile>;
 
 export const SoundFileParams = Type.Object({ soundFile: Uuid() });
+
+const audioFile = UploadFile('The audio: a WAV (PCM samples) or an MP3; its content decides, not its name or declared type.');
+
+/** The parts of an upload (multipart/form-data), described for the OpenAPI document; the service checks them. */
+export const SoundFileUploadForm = Type.Object({
+  file: audioFile,
+  name: PbxText({ minLength: 1, maxLength: 128 }),
+  type: StringEnum(SOUND_FILE_TYPES),
+  language: Type.Optional(StringEnum(['', ...ANNOUNCEMENT_LANGUAGES], { description: 'The announcement language; empty or left out: none.' })),
+});
+
+/** The one part of `PUT /sound-files/{soundFile}/content`. */
+export const SoundFileContentForm = Type.Object({ file: audioFile });
 
 export const UpdateSoundFileBody = Type.Object(
   {

@@ -8,7 +8,7 @@ import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
 import { restore, softDelete } from '../../../http/soft-delete.js';
-import { pbxTextProblem, saveUpload } from '../../../http/uploads.js';
+import { pbxTextProblem, saveUpload, type UploadPart } from '../../../http/uploads.js';
 import type { AppContext } from '../../../platform/context.js';
 import { ClientError, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { refuseWhileUsed } from '../../../platform/references.js';
@@ -37,9 +37,6 @@ import type { SoundFileView, UpdateSoundFileInput } from './sound-files.schemas.
 
 export type { SoundFileRow };
 const NOT_FOUND = 'Sound file not found.';
-
-/** One part of a multipart upload: a text field or the file's stream. */
-export type UploadPart = { type: 'field'; fieldname: string; value: string } | { type: 'file'; fieldname: string; filename: string; file: Readable };
 
 export function presentSoundFile(row: SoundFileRow, baseUrl: string): SoundFileView {
   return {

@@ -205,6 +205,77 @@ describe('sound files', () => {
     expect(attachmentDisposition('a "b"\\c.wav')).toBe(`attachment; filename="a _b__c.wav"; filename*=UTF-8''a%20%22b%22%5Cc.wav`);
   });
 
+  it('refuses a multipart body without a boundary (415) and more than 10 fields (422 on the first one too many), on upload and replace', async () => {
+    const admin = await createAdmin(t.ctx);
+    const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
+    const fields = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`field_${i}`, 'x']));
+    for (const [method, url] of [
+      ['POST', '/sound-files'],
+      ['PUT', `/sound-files/${id}/content`],
+    ] as const) {
+      const body = multipart({ name: 'b.wav', content: welcome }, { name: 'Other', type: 'music' });
+      for (const contentType of [
+        'multipart/form-data',
+        'multipart/form-data; boundary=',
+        'multipart/form-data; boundary=""',
+        'multipart/form-data; charset=utf-8',
+      ]) {
+        const answer = await t.app.inject({
+          method,
+          url: `/api/v1${url}`,
+          headers: { ...bearer(admin.token), 'content-type': contentType },
+          payload: body.payload,
+        });
+        expect(answer.statusCode, `${method} ${contentType}`).toBe(415);
+        expect(answer.json()).toEqual({
+          message:
+            'The multipart/form-data content type names no boundary: send Content-Type: multipart/form-data; boundary=<the delimiter that separates the parts>.',
+        });
+      }
+      const tooMany = 'The upload has more than 10 form fields: send at most 10 form fields beside the file parts.';
+      const fieldsFirst = await send(method, url, admin.token, { name: 'b.wav', content: welcome }, fields);
+      expect(fieldsFirst.statusCode, method).toBe(422);
+      expect(fieldsFirst.json()).toEqual({ message: tooMany, errors: { field_10: [tooMany] } });
+      // The file first: read whole before the fields, and still refused for them.
+      const fileFirst = multipart({ name: 'b.wav', content: welcome }, {});
+      const boundary = fileFirst.headers['content-type'].split('boundary=')[1];
+      const trailing = Object.keys(fields).map((name) => `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\nx\r\n`);
+      const payload = Buffer.concat([
+        fileFirst.payload.subarray(0, fileFirst.payload.length - boundary.length - 6),
+        Buffer.from(`${trailing.join('')}--${boundary}--\r\n`),
+      ]);
+      const answer = await t.app.inject({ method, url: `/api/v1${url}`, headers: { ...bearer(admin.token), ...fileFirst.headers }, payload });
+      expect(answer.json(), method).toEqual({ message: tooMany, errors: { field_10: [tooMany] } });
+    }
+    expect((await download(admin.token, id)).rawPayload.equals(welcome)).toBe(true);
+    expect((await call('GET', '/sound-files', admin.token)).json().data.map((file: { id: string }) => file.id)).toEqual([id]);
+  });
+
+  it('documents each upload’s parts as its multipart/form-data request body', async () => {
+    const document = t.app.swagger() as unknown as {
+      paths: Record<
+        string,
+        Record<string, { requestBody?: { required?: boolean; content: Record<string, { schema: { required?: string[]; properties: object } }> } }>
+      >;
+    };
+    const binary = { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream', description: expect.any(String) };
+    const created = document.paths['/sound-files'].post.requestBody;
+    expect(created?.required).toBe(true);
+    expect(Object.keys(created?.content ?? {})).toEqual(['multipart/form-data']);
+    expect(created?.content['multipart/form-data'].schema).toMatchObject({
+      type: 'object',
+      required: ['file', 'name', 'type'],
+      properties: {
+        file: binary,
+        name: { type: 'string', minLength: 1, maxLength: 128 },
+        type: { type: 'string', enum: ['announcement', 'music'] },
+        language: { type: 'string', enum: expect.arrayContaining(['', 'de', 'en']) },
+      },
+    });
+    const replaced = document.paths['/sound-files/{soundFile}/content'].put.requestBody;
+    expect(replaced?.content['multipart/form-data'].schema).toEqual({ type: 'object', required: ['file'], properties: { file: binary } });
+  });
+
   it('updates name, language and type; the type stays while an IVR uses the file (422 naming it)', async () => {
     const admin = await createAdmin(t.ctx);
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement', language: 'en' })).json().data.id;
