@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -30,7 +29,7 @@ export function commandContext(config: Config, database: Database): AppContext {
     mailer: createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, outboxDir: join(config.dataDir, 'outbox') }),
     secrets: new SecretBox(config.secretKey),
     counters: new MemoryCounterStore(systemClock),
-    redis: null as Redis | null,
+    redis: null,
     changes: new ChangeTracker(),
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Redis } from 'ioredis';
 import { TooManyRequests } from '../platform/errors.js';
+import type { RedisLink } from '../platform/redis.js';
 import { rateLimitStore, type RateLimitStore } from './rate-limit-store.js';
 
 /** A route's own limit, replacing the default one on that route (e.g. the call-detail read). */
@@ -47,10 +47,10 @@ export function setRateLimitHeaders(reply: FastifyReply, max: number, remaining:
  * Counting is @fastify/rate-limit's (its stores, see rate-limit-store.ts). Its request handler is
  * an async function that awaits four times per request; driving the stores from this callback
  * hook lets the in-memory count finish synchronously, which the hottest reads (`/me`) notice.
- * A store that fails (Redis down) lets requests through rather than refusing them. Routes declaring
- * `rateLimit: false` are not counted at all.
+ * With Redis, a request that cannot be counted there (Redis down or slow) is counted by this
+ * instance alone (rate-limit-store.ts). Routes declaring `rateLimit: false` are not counted at all.
  */
-export function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: Redis | null; keyPrefix: string }): void {
+export function registerRateLimits(app: FastifyInstance, options: { perMinute: number; redis: RedisLink | null; keyPrefix: string }): void {
   const defaultStore = rateLimitStore(options.redis, options.keyPrefix);
   const routeStores = new WeakMap<RouteRateLimit, RateLimitStore>();
   const storeOf = (request: FastifyRequest, limit: RouteRateLimit): RateLimitStore => {

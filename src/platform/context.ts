@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import type { DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
@@ -8,6 +7,7 @@ import type { ChangeTracker } from './cache/change-tracker.js';
 import type { Clock } from './clock.js';
 import type { SecretBox } from './crypto.js';
 import type { Mailer } from './mail/mailer.js';
+import type { RedisLink } from './redis.js';
 import type { CounterStore } from './throttle.js';
 
 /** What services need from the platform; built once per app and handed to every module. */
@@ -19,7 +19,8 @@ export interface AppContext {
   mailer: Mailer;
   secrets: SecretBox;
   counters: CounterStore;
-  redis: Redis | null;
+  /** REDIS_URL's connection, with the fallbacks its uses take while it is down (null without Redis). */
+  redis: RedisLink | null;
   /** When each tenant's data last changed: what in-process caches check before serving. */
   changes: ChangeTracker;
 }

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from './clock.js';
 import { TooManyRequests } from './errors.js';
+import type { RedisLink } from './redis.js';
 
 /** Fixed-window counters shared by every throttle (in memory, or Redis across instances). */
 export interface CounterStore {
@@ -62,6 +63,44 @@ export class RedisCounterStore implements CounterStore {
   }
   async reset(key: string) {
     await this.redis.del(this.prefix + key);
+  }
+}
+
+/**
+ * The throttles' counters in Redis (shared by every instance) while it answers, else in this
+ * instance's memory: a login, a magic link or a one-time code is never refused, nor delayed, for
+ * Redis being down; its guessing guard then counts on this instance alone, from the outage on.
+ */
+export class SharedCounterStore implements CounterStore {
+  private readonly shared: RedisCounterStore;
+  constructor(
+    private readonly redis: RedisLink,
+    prefix: string,
+    private readonly local: CounterStore,
+  ) {
+    this.shared = new RedisCounterStore(redis.client, prefix);
+  }
+  hit(key: string, windowSeconds: number) {
+    return this.redis.attempt(
+      'throttle',
+      () => this.shared.hit(key, windowSeconds),
+      () => this.local.hit(key, windowSeconds),
+    );
+  }
+  peek(key: string) {
+    return this.redis.attempt(
+      'throttle',
+      () => this.shared.peek(key),
+      () => this.local.peek(key),
+    );
+  }
+  async reset(key: string) {
+    await this.local.reset(key);
+    await this.redis.attempt(
+      'throttle',
+      () => this.shared.reset(key),
+      () => undefined,
+    );
   }
 }
 

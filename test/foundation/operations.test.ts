@@ -55,7 +55,7 @@ describe('health, readiness and metrics', () => {
 
   it('is live and ready once migrated', async () => {
     expect((await t.app.inject('/health')).json()).toEqual({ status: 'ok' });
-    expect((await t.app.inject('/ready')).json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', storage: 'ok' });
+    expect((await t.app.inject('/ready')).json()).toEqual({ status: 'ready', database: 'ok', migrations: 'ok', storage: 'ok', redis: 'not configured' });
     expect(readFileSync(join(dataDir, 'recordings', STORAGE_MARKER), 'utf8').trim()).toMatch(/^[0-9a-f-]{36}$/);
   });
 

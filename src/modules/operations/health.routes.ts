@@ -11,6 +11,10 @@ const Ready = Type.Object({
   database: Type.String(),
   migrations: Type.String(),
   storage: Type.String({ description: 'ok, not writable, or not shared (DATA_DIR/recordings lacks the marker of this database).' }),
+  redis: Type.String({
+    description:
+      'ok, not configured (no REDIS_URL), or degraded: Redis is down and this instance serves on its fallbacks (its own rate-limit and throttle counters, the database instead of its caches); still ready.',
+  }),
 });
 
 /**
@@ -22,15 +26,16 @@ export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
   app.get('/health', { config, schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
 
   app.get('/ready', { config, schema: { hide: true, response: { 200: Ready, 503: Ready } } }, async (_request, reply) => {
+    const redis = ctx.redis === null ? 'not configured' : ctx.redis.up ? 'ok' : 'degraded';
     try {
       await sql`select 1`.execute(ctx.db);
       const migrated = await isFullyMigrated(ctx.db);
-      if (!migrated) return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'pending', storage: 'unknown' });
+      if (!migrated) return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'pending', storage: 'unknown', redis });
       const storage = await checkStorage(ctx.db, ctx.config.dataDir, () => ctx.clock.now().toISOString());
-      if (storage !== 'ok') return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'ok', storage });
-      return { status: 'ready', database: 'ok', migrations: 'ok', storage };
+      if (storage !== 'ok') return reply.code(503).send({ status: 'not ready', database: 'ok', migrations: 'ok', storage, redis });
+      return { status: 'ready', database: 'ok', migrations: 'ok', storage, redis };
     } catch {
-      return reply.code(503).send({ status: 'not ready', database: 'unreachable', migrations: 'unknown', storage: 'unknown' });
+      return reply.code(503).send({ status: 'not ready', database: 'unreachable', migrations: 'unknown', storage: 'unknown', redis });
     }
   });
 }

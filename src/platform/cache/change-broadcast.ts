@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { printableRedisUrl, SharedRedis, type RedisLink } from '../redis.js';
 import type { ChangeTracker } from './change-tracker.js';
 import { sharedVersionKey } from './shared-versions.js';
 
@@ -22,15 +23,17 @@ export async function publishChange(redis: Redis, channel: string, pbxId: string
  * Shares the tracker's changes between instances through Redis pub/sub, so a token revoked or a
  * profile edited on one instance stops being served from another's cache at once. Without Redis,
  * the caches' time-to-live bounds that delay instead. Returns a function that unsubscribes.
+ * While Redis is down nothing is published (the change counters, shared-versions.ts, make the
+ * caches exact again once it is back) and the subscriber reconnects by itself.
  */
 export async function connectChangeBroadcast(
   tracker: ChangeTracker,
-  redis: Redis,
+  redis: RedisLink,
   channel: string,
   log: { warn(object: object, message: string): void },
 ): Promise<() => Promise<void>> {
   const instance = randomUUID();
-  const subscriber = redis.duplicate();
+  const subscriber = redis.client.duplicate(SharedRedis.options());
   subscriber.on('message', (from: string, raw: string) => {
     if (from !== channel) return;
     try {
@@ -42,13 +45,28 @@ export async function connectChangeBroadcast(
   });
   // A subscriber that lost its connection missed messages: treat everything as changed.
   subscriber.on('ready', () => tracker.apply(null));
-  subscriber.on('error', (error: Error) => log.warn({ err: error }, 'change broadcast: Redis subscriber error'));
+  // Its outages are the main connection's, logged there; one that fails while the main connection works is warned once.
+  let checking = false;
+  subscriber.on('error', (error: Error) => {
+    if (checking) return;
+    checking = true;
+    setTimeout(() => {
+      if (redis.up && subscriber.status !== 'ready') log.warn({ err: error }, 'change broadcast: the Redis subscriber cannot connect while Redis answers');
+      checking = false;
+    }, 2000).unref();
+  });
+  await subscriber.connect();
   await subscriber.subscribe(channel);
   tracker.onChange((pbxId) => {
-    publishChange(redis, channel, pbxId, instance).catch((error: unknown) => log.warn({ err: error }, 'change broadcast: publish failed'));
+    const message: ChangeMessage = { from: instance, pbx: pbxId };
+    void redis.attempt(
+      'broadcast',
+      (client) => client.publish(channel, JSON.stringify(message)),
+      () => 0,
+    );
   });
   return async () => {
-    await subscriber.quit().catch(() => undefined);
+    await subscriber.quit().catch(() => subscriber.disconnect());
   };
 }
 
@@ -59,9 +77,16 @@ export async function connectChangeBroadcast(
 export async function announceChange(redisUrl: string | null, redisKeyPrefix: string, pbxId: string | null): Promise<void> {
   if (!redisUrl) return;
   const { Redis } = await import('ioredis');
-  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true });
+  const redis = new Redis(
+    redisUrl,
+    SharedRedis.options(() => true),
+  );
+  let failure: Error | null = null;
+  redis.on('error', (error: Error) => (failure ??= error));
   try {
-    await redis.connect();
+    await redis.connect().catch((error: Error) => {
+      throw new Error(`Redis is unreachable at REDIS_URL=${printableRedisUrl(redisUrl)} (${(failure ?? error).message})`, { cause: failure ?? error });
+    });
     await redis.incr(sharedVersionKey(redisKeyPrefix, pbxId));
     await publishChange(redis, changeChannel(redisKeyPrefix), pbxId);
   } finally {

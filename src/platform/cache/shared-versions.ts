@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisLink } from '../redis.js';
 import type { ChangeTracker, SharedCounters } from './change-tracker.js';
 
 const EVERYTHING = '*';
@@ -14,25 +14,38 @@ export function sharedVersionKey(prefix: string, pbxId: string | null): string {
  * incremented, and a request trusts its instance's cache for a tenant only after reading that
  * tenant's counter (one MGET) and finding it where it was. Pub/sub (change-broadcast) still drops
  * entries early; this is what makes it exact. Without Redis there is one instance, or the TTL.
+ * While Redis is down, every request reads the database (nothing cached is trusted), and once it
+ * is back every counter is read afresh, since writes elsewhere during the outage went uncounted.
  */
 export class SharedVersions implements SharedCounters {
   private readonly seen = new Map<string, string>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisLink,
     private readonly prefix: string,
     private readonly tracker: ChangeTracker,
-  ) {}
+  ) {
+    redis.onRecovery(() => this.seen.clear());
+  }
 
   private key(scope: string): string {
     return sharedVersionKey(this.prefix, scope === EVERYTHING ? null : scope);
   }
 
-  /** Called for a write made here, after it committed and before its response leaves. */
+  /**
+   * Called for a write made here, after it committed and before its response leaves. Redis down:
+   * the write is not counted (instances that cannot reach Redis read the database anyway; others
+   * see it within their cache TTL).
+   */
   async bump(pbxId: string | null): Promise<void> {
     const scope = pbxId ?? EVERYTHING;
     const before = this.seen.get(scope);
-    const after = String(await this.redis.incr(this.key(scope)));
+    const after = await this.redis.attempt(
+      'cache',
+      async (client) => String(await client.incr(this.key(scope))),
+      () => null,
+    );
+    if (after === null) return;
     // Another instance counted in between: its change may postdate our own local drop.
     if (before === undefined || Number(after) !== Number(before) + 1) this.tracker.apply(pbxId);
     this.seen.set(scope, after);
@@ -45,10 +58,12 @@ export class SharedVersions implements SharedCounters {
    */
   async refresh(pbxId: string | null): Promise<boolean> {
     const scopes = pbxId === null ? [EVERYTHING] : [EVERYTHING, pbxId];
-    let values: Array<string | null>;
-    try {
-      values = await this.redis.mget(...scopes.map((scope) => this.key(scope)));
-    } catch {
+    const values = await this.redis.attempt(
+      'cache',
+      (client) => client.mget(...scopes.map((scope) => this.key(scope))),
+      () => null,
+    );
+    if (values === null) {
       this.tracker.apply(pbxId);
       return true;
     }
