@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
@@ -75,6 +75,62 @@ export function findSoundFilePlayable(db: Executor, tenant: Tenant, id: string) 
     .where('sound_files.id', '=', id)
     .where('sound_files.deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** The audio as uploaded (`content`) or as the PBX plays it (`playable`). */
+export type SoundFileAudio = 'content' | 'playable';
+
+/**
+ * What a range read needs before it reads any audio: the names and checksums its answer carries,
+ * and the size in bytes of the original and of the playable version (null: not converted yet).
+ * `length()` of a blob (SQLite) or bytea (PostgreSQL) is read from the value's header: the audio
+ * itself is not loaded.
+ */
+export function findSoundFileAudioFacts(db: Executor, tenant: Tenant, id: string) {
+  return db
+    .selectFrom('sound_files')
+    .innerJoin('sound_file_contents', 'sound_file_contents.sound_file_id', 'sound_files.id')
+    .select([
+      'sound_files.id',
+      'sound_files.name',
+      'sound_files.format',
+      'sound_files.mime_type',
+      'sound_files.checksum_sha256',
+      'sound_files.original_filename',
+      'sound_files.playable_checksum_sha256',
+      sql<number>`length(${sql.ref('sound_file_contents.content')})`.as('content_size'),
+      sql<number | null>`length(${sql.ref('sound_file_contents.playable')})`.as('playable_size'),
+    ])
+    .where('sound_files.pbx_id', '=', tenant.pbxId)
+    .where('sound_files.id', '=', id)
+    .where('sound_files.deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Bytes `start` to `end` (inclusive, 0-based) of a live sound file's audio, cut by the database
+ * (`substr` takes blobs on SQLite and bytea on PostgreSQL, 1-based), so only the range leaves it;
+ * undefined when the audio is no longer the one whose checksum is `checksum` (replaced or deleted
+ * since its size was read).
+ */
+export async function readSoundFileBytes(
+  db: Executor,
+  tenant: Tenant,
+  id: string,
+  audio: SoundFileAudio,
+  checksum: string,
+  range: { start: number; end: number },
+): Promise<Buffer | undefined> {
+  const row = await db
+    .selectFrom('sound_files')
+    .innerJoin('sound_file_contents', 'sound_file_contents.sound_file_id', 'sound_files.id')
+    .select(sql<Buffer>`substr(${sql.ref(`sound_file_contents.${audio}`)}, ${range.start + 1}, ${range.end - range.start + 1})`.as('bytes'))
+    .where('sound_files.pbx_id', '=', tenant.pbxId)
+    .where('sound_files.id', '=', id)
+    .where('sound_files.deleted_at', 'is', null)
+    .where(audio === 'content' ? 'sound_files.checksum_sha256' : 'sound_files.playable_checksum_sha256', '=', checksum)
+    .executeTakeFirst();
+  return row && Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
 }
 
 /** The metadata row and its audio, the original and the playable; pass one transaction so neither exists without the other. */

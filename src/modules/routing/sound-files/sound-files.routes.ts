@@ -54,7 +54,7 @@ function sendAudio(reply: FastifyReply, file: SoundFileDownload) {
     .code(206)
     .header('content-range', `bytes ${start}-${end}/${file.size}`)
     .header('content-length', String(end - start + 1))
-    .send(file.body.subarray(start, end + 1));
+    .send(file.body);
 }
 
 /** Announcements and music on hold: multipart upload, metadata, the audio with Range support, soft and permanent delete. */

@@ -22,14 +22,17 @@ import { assertDurationFits, inspectAudio, type AudioFacts } from './audio.js';
 import { PLAYABLE_MIME_TYPE, toPlayableWav, type PlayableAudio } from './playable.js';
 import {
   findSoundFile,
+  findSoundFileAudioFacts,
   findSoundFileContent,
   findSoundFilePlayable,
   insertSoundFileRows,
   listSoundFiles,
   purgeSoundFile,
+  readSoundFileBytes,
   replaceSoundFileContent,
   savePlayable,
   updateSoundFile,
+  type SoundFileAudio,
   type SoundFileFilters,
   type SoundFileRow,
 } from './sound-files.queries.js';
@@ -110,6 +113,11 @@ function baseName(filename: string): string | null {
   return name ? name.slice(0, 255) : null;
 }
 
+/** The playable audio's file name: the name it has on the PBX. */
+function playableName(id: string): string {
+  return `${compactId(id) ?? id}.wav`;
+}
+
 /** The download's `Content-Disposition`: an ASCII name for every client, the exact one in `filename*`. */
 export function attachmentDisposition(filename: string): string {
   const ascii = filename.replace(/[^\x20-\x7e]|["\\]/g, '_');
@@ -121,22 +129,41 @@ export interface RangeHeaders {
   ifRange?: string;
 }
 
-/** Audio to send: whole, or the one byte range asked (416 outside it); an `If-Range` that does not name `checksum` gets it whole. */
-function answer(body: Buffer, checksum: string, mimeType: string, filename: string, headers: RangeHeaders): SoundFileDownload {
-  const etag = `"${checksum}"`;
+/**
+ * The one byte range asked of `size` bytes whose ETag is `etag`: null to send everything (no Range,
+ * or an `If-Range` that does not name the current content), 416 when it lies outside the file.
+ */
+function rangeOf(headers: RangeHeaders, etag: string, size: number): ByteRange | null {
   const rangeHeader = headers.ifRange === undefined || headers.ifRange.trim() === etag ? headers.range : undefined;
-  const range = parseByteRange(rangeHeader, body.length);
+  const range = parseByteRange(rangeHeader, size);
   if (range === 'unsatisfiable') {
     const error = new ClientError(416, 'The requested range is not satisfiable.');
-    error.headers['content-range'] = `bytes */${body.length}`;
+    error.headers['content-range'] = `bytes */${size}`;
     throw error;
   }
-  return { body, mimeType, size: body.length, etag, filename, range };
+  return range;
+}
+
+/** Audio held in memory, to send whole or the one byte range asked (416 outside it). */
+function answer(content: Buffer, checksum: string, mimeType: string, filename: string, headers: RangeHeaders): SoundFileDownload {
+  const etag = `"${checksum}"`;
+  const range = rangeOf(headers, etag, content.length);
+  return { body: range ? content.subarray(range.start, range.end + 1) : content, mimeType, size: content.length, etag, filename, range };
+}
+
+/** Stored audio as a range read knows it before reading any of it. */
+interface StoredAudio {
+  checksum: string;
+  size: number;
+  mimeType: string;
+  filename: string;
 }
 
 export interface SoundFileDownload {
+  /** What is sent: the whole audio, or the bytes of `range`. */
   body: Buffer;
   mimeType: string;
+  /** The size of the whole audio. */
   size: number;
   etag: string;
   filename: string;
@@ -231,9 +258,17 @@ export class SoundFilesService {
   /**
    * The audio of a live sound file as it was uploaded, whole or the one byte range asked (416 with
    * `Content-Range: bytes * /size` when it lies outside). An `If-Range` that does not name the
-   * current content gets the whole file.
+   * current content gets the whole file. A range is cut by the database: only its bytes are read.
    */
   async download(tenant: Tenant, id: string, headers: RangeHeaders): Promise<SoundFileDownload> {
+    if (headers.range !== undefined) {
+      const facts = await findSoundFileAudioFacts(this.ctx.db, tenant, id);
+      if (!facts) throw new NotFound(NOT_FOUND);
+      const filename = facts.original_filename ?? `${facts.name}.${facts.format}`;
+      const stored = { checksum: facts.checksum_sha256, size: facts.content_size, mimeType: facts.mime_type, filename };
+      const ranged = await this.readRange(tenant, id, 'content', stored, headers);
+      if (ranged) return ranged;
+    }
     const stored = await findSoundFileContent(this.ctx.db, tenant, id);
     if (!stored) throw new NotFound(NOT_FOUND);
     return answer(
@@ -251,9 +286,19 @@ export class SoundFilesService {
    * is converted now, once.
    */
   async playable(tenant: Tenant, id: string, headers: RangeHeaders): Promise<SoundFileDownload> {
+    if (headers.range !== undefined) {
+      const facts = await findSoundFileAudioFacts(this.ctx.db, tenant, id);
+      if (!facts) throw new NotFound(NOT_FOUND);
+      const { playable_checksum_sha256: checksum, playable_size: size } = facts;
+      if (checksum && size !== null) {
+        const stored = { checksum, size, mimeType: PLAYABLE_MIME_TYPE, filename: playableName(facts.id) };
+        const ranged = await this.readRange(tenant, id, 'playable', stored, headers);
+        if (ranged) return ranged;
+      }
+    }
     const stored = await findSoundFilePlayable(this.ctx.db, tenant, id);
     if (!stored) throw new NotFound(NOT_FOUND);
-    const filename = `${compactId(stored.id) ?? stored.id}.wav`;
+    const filename = playableName(stored.id);
     if (stored.playable && stored.playable_checksum_sha256)
       return answer(Buffer.from(stored.playable), stored.playable_checksum_sha256, PLAYABLE_MIME_TYPE, filename, headers);
     const original = await findSoundFileContent(this.ctx.db, tenant, id);
@@ -261,6 +306,19 @@ export class SoundFilesService {
     const playable = await toPlayableWav(Buffer.from(original.content), original.format === 'mp3' ? 'mp3' : 'wav', 'file');
     await this.ctx.db.transaction().execute((trx) => savePlayable(trx, tenant, id, original.checksum_sha256, playable));
     return answer(playable.content, playable.checksum_sha256, PLAYABLE_MIME_TYPE, filename, headers);
+  }
+
+  /**
+   * The range asked of the stored audio, read alone from the database; null when the answer is the
+   * whole audio (no satisfiable single range, or an `If-Range` for other content), or when the audio
+   * changed since its size was read: the caller then reads it whole, in one query, as it is now.
+   */
+  private async readRange(tenant: Tenant, id: string, audio: SoundFileAudio, stored: StoredAudio, headers: RangeHeaders): Promise<SoundFileDownload | null> {
+    const etag = `"${stored.checksum}"`;
+    const range = rangeOf(headers, etag, stored.size);
+    if (!range) return null;
+    const body = await readSoundFileBytes(this.ctx.db, tenant, id, audio, stored.checksum, range);
+    return body ? { body, mimeType: stored.mimeType, size: stored.size, etag, filename: stored.filename, range } : null;
   }
 
   private languageOf(raw: string | undefined, fail: (field: string, message: string) => void): string | null {
