@@ -207,7 +207,10 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
   it('says which database and data folder a command works on, on stderr, from any folder', async ({ expect }) => {
     const elsewhere = mkdtempSync(join(tmpdir(), 'pbx-cli-cwd-'));
     dataDirs.push(elsewhere);
-    const { DATA_DIR: _dataDir, SQLITE_PATH: _sqlitePath, ...env } = { ...inherited, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
+    // No DATA_DIR nor SQLITE_PATH: the data folder is ./data of the folder the command runs in.
+    const env: NodeJS.ProcessEnv = { ...inherited, LOG_LEVEL: 'silent', DATABASE_URL: '', NODE_ENV: 'development' };
+    delete env.DATA_DIR;
+    delete env.SQLITE_PATH;
     const seeded = await cliIn(elsewhere, env, 'seed', '--demo', '--json');
     expect(seeded.code).toBe(0);
     expect(seeded.stderr.split('\n')[0]).toBe(`pbx-api: SQLite database ${join(elsewhere, 'data', 'pbx-api.sqlite')} (data folder ${join(elsewhere, 'data')})`);
