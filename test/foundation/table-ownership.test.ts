@@ -35,7 +35,6 @@ const ALLOWED: Record<string, string> = {
   'src/modules/calls/engine/pbx-engine.queries.ts -> extensions': NOT_YET,
   'src/modules/calls/engine/pbx-engine.queries.ts -> sip_devices': NOT_YET,
   'src/modules/calls/engine/pbx-engine.queries.ts -> queues': NOT_YET,
-  'src/modules/calls/engine/simulated-engine.ts -> simulated_configurations': NOT_YET,
   'src/modules/calls/origination/calls.queries.ts -> sip_devices': NOT_YET,
   'src/modules/config-push/compiler/snapshot.ts -> extensions': NOT_YET,
   'src/modules/config-push/compiler/snapshot.ts -> sip_devices': NOT_YET,

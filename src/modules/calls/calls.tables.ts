@@ -143,6 +143,18 @@ export interface AmiCdrLegTable {
   created_at: Timestamp;
 }
 
+/** What a PBX on the simulated engine runs: the last configuration version config-push delivered to it (through `deliverConfiguration`). */
+export interface SimulatedConfigurationTable {
+  pbx_id: string;
+  version: number;
+  hash: string;
+  /** JSON: `[{name, sha256, content}]`. */
+  files: string;
+  /** The routing snapshot of the version (JSON), by which the simulation routes calls to the PBX's numbers. */
+  routing: Generated<string | null>;
+  applied_at: Timestamp;
+}
+
 export interface CallTables {
   cdrs: CdrTable;
   cdr_participants: CdrParticipantTable;
@@ -151,4 +163,5 @@ export interface CallTables {
   idempotency_keys: IdempotencyKeyTable;
   ami_settings: AmiSettingsTable;
   ami_cdr_legs: AmiCdrLegTable;
+  simulated_configurations: SimulatedConfigurationTable;
 }

@@ -51,20 +51,7 @@ export interface ConfigPushGateTable {
   last_push_at: Timestamp;
 }
 
-/** What a PBX on the simulated engine runs: the last version pushed to it. */
-export interface SimulatedConfigurationTable {
-  pbx_id: string;
-  version: number;
-  hash: string;
-  /** JSON: `[{name, sha256, content}]`. */
-  files: string;
-  /** The routing snapshot of the version (JSON), by which the simulation routes calls to the PBX's numbers. */
-  routing: Generated<string | null>;
-  applied_at: Timestamp;
-}
-
 export interface ConfigPushTables {
   config_versions: ConfigVersionTable;
   config_push_gates: ConfigPushGateTable;
-  simulated_configurations: SimulatedConfigurationTable;
 }
