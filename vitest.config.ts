@@ -11,11 +11,17 @@ import { ASTERISK_TESTS } from './vitest.asterisk.config.js';
  * own apps on its own database; no test changes process-wide state (no mocks, stubbed globals or
  * environment changes).
  *
+ * The tests that run the built bundle (dist/bundle/: the image's command, the package, the README's
+ * commands) are the `dist` project, once, on SQLite: its global setup starts the build in the
+ * background (test/built-bundle.ts) and those files wait for it, so no other test waits for a build.
+ *
  * test/asterisk/ needs a real Asterisk: it runs on its own, `npm run test:asterisk` (vitest.asterisk.config.ts).
  */
+const DIST_TESTS = ['test/foundation/deploy.test.ts', 'test/foundation/package.test.ts', 'test/foundation/readme-commands.test.ts'];
+
 const shared = {
   include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-  exclude: [...configDefaults.exclude, ASTERISK_TESTS],
+  exclude: [...configDefaults.exclude, ASTERISK_TESTS, ...DIST_TESTS],
   testTimeout: 20_000,
   hookTimeout: 60_000,
   isolate: false,
@@ -28,6 +34,16 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       { test: { ...shared, name: 'sqlite', env: { TEST_DB: 'sqlite' } } },
+      {
+        test: {
+          ...shared,
+          include: DIST_TESTS,
+          exclude: configDefaults.exclude,
+          name: 'dist',
+          env: { TEST_DB: 'sqlite' },
+          globalSetup: ['test/built-bundle.ts'],
+        },
+      },
       ...(process.env.TEST_DATABASE_URL
         ? [{ test: { ...shared, name: 'postgres', env: { TEST_DB: 'postgres' }, globalSetup: ['test/postgres-template.ts'] } }]
         : []),

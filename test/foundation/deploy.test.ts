@@ -1,12 +1,13 @@
 import { spawn, execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { SQLITE_DRIVER } from '../../src/db/database.js';
 import { loadConfig } from '../../src/config.js';
+import { BUNDLE_BUILD_TIMEOUT_MS, builtBundle } from '../built-bundle.js';
 
 const run = promisify(execFile);
 const dockerfile = readFileSync('Dockerfile', 'utf8');
@@ -82,6 +83,8 @@ describe('compose.yaml and .env.example', () => {
 });
 
 describe('the container image', () => {
+  beforeAll(builtBundle, BUNDLE_BUILD_TIMEOUT_MS);
+
   it('runs as an unprivileged user, in production, on its data volume, checked on /ready', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(imageEnv()).toMatchObject({ NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '8080', DATA_DIR: '/data' });
@@ -95,44 +98,40 @@ describe('the container image', () => {
 
   // The image's command with the image's environment (its address and data directory moved to a
   // free local port and a temporary folder), and the health check's command against it.
-  it.skipIf(process.env.TEST_DB === 'postgres' || !existsSync('dist/bundle/cli.js'))(
-    'serves: the command answers /ready and the health check passes; without SECRET_KEY it refuses to start',
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'pbx-image-'));
-      const port = await freePort();
-      const { BASE_URL: _vitestBase, ...inherited } = process.env;
-      const env = { ...inherited, ...imageEnv(), HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
-      const [command, ...args] = execForm('CMD');
-      const [checkCommand, ...checkArgs] = execForm('HEALTHCHECK');
-      expect(command).toBe('node');
+  it('serves: the command answers /ready and the health check passes; without SECRET_KEY it refuses to start', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'pbx-image-'));
+    const port = await freePort();
+    const { BASE_URL: _vitestBase, ...inherited } = process.env;
+    const env = { ...inherited, ...imageEnv(), HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'silent' };
+    const [command, ...args] = execForm('CMD');
+    const [checkCommand, ...checkArgs] = execForm('HEALTHCHECK');
+    expect(command).toBe('node');
 
-      const refused = await run(process.execPath, args, { env, timeout: 30_000 }).then(
-        () => null,
-        (error: { code: number; stderr: string }) => error,
-      );
-      expect(refused?.code).not.toBe(0);
-      expect(refused?.stderr).toContain('SECRET_KEY is required');
+    const refused = await run(process.execPath, args, { env, timeout: 30_000 }).then(
+      () => null,
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused?.code).not.toBe(0);
+    expect(refused?.stderr).toContain('SECRET_KEY is required');
 
-      const server = spawn(process.execPath, args, { env: { ...env, SECRET_KEY: 'ab'.repeat(32) }, stdio: 'ignore' });
-      try {
-        let healthy = false;
-        for (let i = 0; i < 120 && !healthy; i++) {
-          await new Promise((resolve) => setTimeout(resolve, 250));
-          healthy = await run(checkCommand === 'node' ? process.execPath : checkCommand, checkArgs, { env, timeout: 5_000 }).then(
-            () => true,
-            () => false,
-          );
-        }
-        expect(healthy).toBe(true);
-        const ready = await fetch(`http://127.0.0.1:${port}/ready`);
-        expect(ready.status).toBe(200);
-      } finally {
-        server.kill('SIGTERM');
-        rmSync(dataDir, { recursive: true, force: true });
+    const server = spawn(process.execPath, args, { env: { ...env, SECRET_KEY: 'ab'.repeat(32) }, stdio: 'ignore' });
+    try {
+      let healthy = false;
+      for (let i = 0; i < 120 && !healthy; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        healthy = await run(checkCommand === 'node' ? process.execPath : checkCommand, checkArgs, { env, timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        );
       }
-    },
-    60_000,
-  );
+      expect(healthy).toBe(true);
+      const ready = await fetch(`http://127.0.0.1:${port}/ready`);
+      expect(ready.status).toBe(200);
+    } finally {
+      server.kill('SIGTERM');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 describe('the SQLite driver', () => {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
+import { BUNDLE_BUILD_TIMEOUT_MS, builtBundle } from '../built-bundle.js';
 
 /**
  * Every command block of README.md, run as written (#35 item 8). Shell blocks (```sh and the like)
@@ -214,7 +215,8 @@ async function stopGroup(pid: number): Promise<void> {
 }
 
 // The server blocks and the session run side by side: each waits mostly on its own processes.
-describe.skipIf(process.env.TEST_DB === 'postgres' || !existsSync('dist/bundle/cli.js'))('the README commands', { concurrent: true }, () => {
+describe('the README commands', { concurrent: true }, () => {
+  beforeAll(builtBundle, BUNDLE_BUILD_TIMEOUT_MS);
   const work = mkdtempSync(join(tmpdir(), 'pbx-readme-'));
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -258,7 +260,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres' || !existsSync('dist/bundle/c
       const collect = (chunk: Buffer) => (serverOutput = tail(serverOutput + chunk.toString(), 20_000));
       server.stdout?.on('data', collect);
       server.stderr?.on('data', collect);
-      // A stale bundle is built first (bin/pbx-api.js), which takes a minute or more on a busy machine.
+      // The bundle is built (beforeAll above), but a source edited meanwhile makes bin/pbx-api.js build it again.
       for (let i = 0; !(await ready(port)); i++) {
         if (server.exitCode !== null || i > 720) throw new Error(`the server did not start (exit ${server.exitCode}):\n${serverOutput}`);
         await sleep(250);
