@@ -15,7 +15,7 @@ import {
   createTenant,
   createUser,
 } from '../../../../test/factories.js';
-import { AmiTestPeer } from './ami/test-peer.js';
+import { AmiTestPeer } from '../../../../test/ami-test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent, hostOffsetMinutes, offsetZone, pbxLocalToUtc, zoneMismatch } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
 

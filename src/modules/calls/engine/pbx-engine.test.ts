@@ -13,7 +13,7 @@ import {
   createUser,
   type TestTenant,
 } from '../../../../test/factories.js';
-import { AmiTestPeer } from './ami/test-peer.js';
+import { AmiTestPeer } from '../../../../test/ami-test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent } from './ami/events.js';
 import { AmiMessage } from './ami/protocol.js';
 import { AmiEventHub } from './ami/event-hub.js';

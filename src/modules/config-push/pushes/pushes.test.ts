@@ -2,7 +2,7 @@ import { hostFileName, tenantPrefix } from '../../../platform/pbx-names.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createSipDevice, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
-import { AmiTestPeer, renderPeerConfig } from '../../calls/engine/ami/test-peer.js';
+import { AmiTestPeer, renderPeerConfig } from '../../../../test/ami-test-peer.js';
 import { withoutTemplates, type DeliveredSection } from '../../calls/engine/ami/config-delivery.js';
 
 /** An Asterisk configuration file read back into sections: `[name](!,template,...)`, `key = value`, `key => value`. */

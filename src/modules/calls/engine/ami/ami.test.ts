@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AmiClient, AmiError } from './client.js';
 import { AmiMessage, AmiParser, maskedText, serializeAction } from './protocol.js';
-import { AmiTestPeer } from './test-peer.js';
+import { AmiTestPeer } from '../../../../../test/ami-test-peer.js';
 import { cdrIdOf } from './events.js';
 
 describe('AMI framing', () => {

@@ -9,7 +9,7 @@ import {
   updateConfigActions,
   type DeliveredFile,
 } from './config-delivery.js';
-import { AmiTestPeer, renderPeerConfig } from './test-peer.js';
+import { AmiTestPeer, renderPeerConfig } from '../../../../../test/ami-test-peer.js';
 
 const config = { amiConnectTimeoutMs: 500, amiActionTimeoutMs: 400, amiAllowedHosts: [], amiAllowLoopback: true };
 

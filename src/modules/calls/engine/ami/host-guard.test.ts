@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, parseHostPatterns } from '../../../../config.js';
 import type { ResolvedAddress } from '../../../../platform/net/addresses.js';
 import { AmiHostGuard, AmiHostRefused, connectAmi, type HostResolver } from './host-guard.js';
-import { AmiTestPeer } from './test-peer.js';
+import { AmiTestPeer } from '../../../../../test/ami-test-peer.js';
 
 /** A resolver answering from a table (and counting its questions), so no test depends on real DNS. */
 function resolverOf(table: Record<string, string[]>): HostResolver & { asked: string[] } {

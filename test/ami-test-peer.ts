@@ -5,7 +5,7 @@
  * connection in the middle of an action.
  */
 import { createServer, type Server, type Socket } from 'node:net';
-import { AmiMessage, AmiParser, type AmiFields } from './protocol.js';
+import { AmiMessage, AmiParser, type AmiFields } from '../src/modules/calls/engine/ami/protocol.js';
 
 export interface PeerBehaviour {
   /**
