@@ -57,6 +57,20 @@ export { WebrtcSummary } from './webrtc/webrtc.schemas.js';
 export { identitiesAvailableToUsers } from './caller-identities/caller-identities.queries.js';
 export { twinningsOfUsers } from './twinnings/twinnings.queries.js';
 export { findWebrtc } from './webrtc/webrtc.queries.js';
+/** What config-push compiles: the tenant's live telephony, as plain data. */
+export {
+  loadTelephonySnapshot,
+  type TelephonySnapshot,
+  type TelephonyUser,
+  type TelephonyExtension,
+  type TelephonySipDevice,
+  type TelephonyWebrtcAccount,
+  type TelephonyTwinning,
+  type TelephonyForward,
+  type TelephonyDnd,
+  type TelephonyPhoneNumber,
+  type TelephonyCallerIdentity,
+} from './telephony-snapshot.js';
 /** Numbers outside the PBX (routing's forwards and overflows) read as its phone numbers are. */
 export { requireE164, toE164 } from './shared/e164.js';
 export { pbxCountry } from './phone-numbers/phone-numbers.service.js';

@@ -14,8 +14,16 @@ import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];
 export { seedRouting } from './routing.seed.js';
-/** What config-push compiles: the node types of a call flow and the IVR step target types. */
+/** What config-push compiles: the tenant's live routing in the graph's own models, and the node types of a call flow. */
 export type { CallFlowNode } from './call-flows/call-flow-nodes.js';
-export { STEP_TARGET_TYPES } from './usages.js';
+export {
+  loadRoutingConfiguration,
+  type RoutingConfiguration,
+  type RoutingSoundFile,
+  type RoutingCallFlow,
+  type RoutingIvr,
+  type RoutingIvrStep,
+} from './graph/configuration.js';
+export type { QueueModel } from './graph/model.js';
 /** The routing frozen with a configuration version, and a call routed by it (the simulated PBX). */
 export { routingSnapshot, routeBySnapshot, type RoutedCall } from './graph/snapshot.js';

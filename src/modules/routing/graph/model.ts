@@ -1,8 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
-import type { IvrDefaultAction, QueueStrategy, SoundFileType } from '../routing.tables.js';
+import type { IvrDefaultAction, IvrStepTable, QueueMemberTable, QueueStrategy, QueueTable, SoundFileType } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
 
 export interface FlowModel {
@@ -37,6 +37,7 @@ export interface QueueModel {
   maxWaitSeconds: number;
   maxCallers: number | null;
   memberTimeoutSeconds: number;
+  wrapUpSeconds: number;
   announcementId: string | null;
   musicOnHoldId: string | null;
   overflow: { type: string; id: string | null; number: string | null };
@@ -68,6 +69,35 @@ const STEP_KIND = new Map<string, 'call_flow' | 'ivr'>([
   [STEP_TARGET_TYPES.ivr, 'ivr'],
 ]);
 
+/** Where an IVR step leads: a call flow or an IVR, or nowhere (a step of another kind). */
+export function stepTarget(step: Pick<Selectable<IvrStepTable>, 'target_type' | 'target_id'>): StepModel['target'] {
+  const kind = STEP_KIND.get(step.target_type);
+  return kind ? { type: kind, id: step.target_id } : null;
+}
+
+/** A live queue row as the graph holds it, its members not yet added. */
+export function queueModel(queue: Selectable<QueueTable>): QueueModel {
+  return {
+    id: queue.id,
+    name: queue.name,
+    strategy: queue.strategy,
+    maxWaitSeconds: queue.max_wait_seconds,
+    maxCallers: queue.max_callers,
+    memberTimeoutSeconds: queue.member_timeout_seconds,
+    wrapUpSeconds: queue.wrap_up_seconds,
+    announcementId: queue.announcement_id,
+    musicOnHoldId: queue.music_on_hold_id,
+    overflow: { type: queue.overflow_type, id: queue.overflow_target_id, number: queue.overflow_number },
+    members: [],
+  };
+}
+
+/** Adds the members to their queues, in the queue's order (position, then id). */
+export function addQueueMembers(queues: Map<string, QueueModel>, members: Array<Selectable<QueueMemberTable>>): void {
+  const ordered = [...members].sort((a, b) => a.position - b.position || (a.member_id < b.member_id ? -1 : a.member_id > b.member_id ? 1 : 0));
+  for (const member of ordered) queues.get(member.queue_id)?.members.push({ type: member.member_type, id: member.member_id, penalty: member.penalty });
+}
+
 const known = (rows: Array<{ id: string; name: string; deleted_at: string | null }>) =>
   new Map(rows.map((row) => [row.id, { name: row.name, deleted: row.deleted_at !== null }]));
 
@@ -88,7 +118,7 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
       .where('deleted_at', 'is', null)
       .execute(),
     db.selectFrom('queues').selectAll().where('pbx_id', '=', pbx).execute(),
-    db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).orderBy('position').execute(),
+    db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).execute(),
     db.selectFrom('sound_files').select(['id', 'name', 'type', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
     db.selectFrom('users').select(['id', 'first_name', 'last_name', 'status', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
     db.selectFrom('extensions').select(['id', 'name', 'number', 'user_id', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
@@ -147,30 +177,11 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
     });
   }
   for (const step of steps) {
-    const kind = STEP_KIND.get(step.target_type);
-    graph.ivrs.get(step.ivr_id)?.steps.set(step.option, {
-      id: step.id,
-      option: step.option,
-      name: step.name,
-      target: kind ? { type: kind, id: step.target_id } : null,
-      language: step.language,
-    });
+    graph.ivrs
+      .get(step.ivr_id)
+      ?.steps.set(step.option, { id: step.id, option: step.option, name: step.name, target: stepTarget(step), language: step.language });
   }
-  for (const queue of queues) {
-    if (queue.deleted_at) continue;
-    graph.queues.set(queue.id, {
-      id: queue.id,
-      name: queue.name,
-      strategy: queue.strategy,
-      maxWaitSeconds: queue.max_wait_seconds,
-      maxCallers: queue.max_callers,
-      memberTimeoutSeconds: queue.member_timeout_seconds,
-      announcementId: queue.announcement_id,
-      musicOnHoldId: queue.music_on_hold_id,
-      overflow: { type: queue.overflow_type, id: queue.overflow_target_id, number: queue.overflow_number },
-      members: [],
-    });
-  }
-  for (const member of members) graph.queues.get(member.queue_id)?.members.push({ type: member.member_type, id: member.member_id, penalty: member.penalty });
+  for (const queue of queues) if (!queue.deleted_at) graph.queues.set(queue.id, queueModel(queue));
+  addQueueMembers(graph.queues, members);
   return graph;
 }
