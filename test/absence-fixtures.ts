@@ -5,12 +5,12 @@
 import { expect } from 'vitest';
 import type { TestApp } from './helpers.js';
 import { apiCaller } from './helpers.js';
-import { createWorkforceTenant } from './workforce-factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from './workforce-factories.js';
 
 export const FULL_TIME = { monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 28800 };
 export const HALF_TIME = { monday: 14400, tuesday: 14400, wednesday: 14400, thursday: 14400, friday: 14400 };
 
-export type WorkforceSetup = Awaited<ReturnType<typeof createWorkforceTenant>>;
+export type { WorkforceSetup };
 export type TimeSetup = WorkforceSetup & { contractId: string };
 
 interface Answer {

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig, type Config } from '../src/config.js';
 import { ManualClock } from '../src/platform/clock.js';
@@ -48,6 +49,41 @@ export async function buildTestApp(
       await app.close();
       if (!options.database) await database.close();
     },
+  };
+}
+
+/**
+ * The opening of a test file (or a describe): `const t = useTestApp()` builds the app before its
+ * tests and closes it after them. `t` reads the app built for the current run, so it is used in
+ * tests and hooks, not at collection time.
+ */
+export function useTestApp(options: Parameters<typeof buildTestApp>[0] = {}): TestApp {
+  let built: TestApp | undefined;
+  beforeAll(async () => {
+    built = await buildTestApp(options);
+  });
+  afterAll(async () => {
+    await built?.close();
+    built = undefined;
+  });
+  const current = (): TestApp => {
+    if (!built) throw new Error('the test app is built in beforeAll: use it in a test or a hook');
+    return built;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get ctx() {
+      return current().ctx;
+    },
+    get clock() {
+      return current().clock;
+    },
+    get mailer() {
+      return current().mailer;
+    },
+    close: () => current().close(),
   };
 }
 

@@ -168,3 +168,6 @@ export async function createWorkforceTenant(ctx: AppContext) {
   const colleagueEmployee = await createEmployee(ctx, tenant, { userId: colleague.id });
   return { tenant, admin, worker, colleague, outsider, pbxKey, company, department, employee, colleagueEmployee };
 }
+
+/** What `createWorkforceTenant` makes, for the tests that pass it around. */
+export type WorkforceSetup = Awaited<ReturnType<typeof createWorkforceTenant>>;

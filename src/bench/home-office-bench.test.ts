@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../test/helpers.js';
 import { createAdmin, createUser } from '../../test/factories.js';
 import { createCompany, createEmployee } from '../../test/workforce-factories.js';
 import { monthOf, seedHomeOffice } from './home-office-bench.js';
 
 describe('the home-office calendar benchmark seed', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock('2026-03-15T09:00:00.000Z') });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock('2026-03-15T09:00:00.000Z') });
   const call = apiCaller(() => t);
 
   it('knows the month of a day', () => {

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../test/helpers.js';
 import { createAdmin, createUser } from '../../test/factories.js';
 import { seedWorkforce } from './workforce-bench.js';
 
 describe('the workforce benchmark seed', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock('2026-03-15T09:00:00.000Z') });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock('2026-03-15T09:00:00.000Z') });
   const call = apiCaller(() => t);
 
   it('gives the measured reads real answers: two contracts per employee, the current one main, 40-hour weeks', async () => {

@@ -1,17 +1,13 @@
 import Fastify from 'fastify';
 import { Type } from '@sinclair/typebox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../test/helpers.js';
 import { compilePending } from './lazy-compile.js';
 import { buildSerializer } from './serializer.js';
 import { buildValidator } from './validator.js';
 
 describe('validators and serializers compiled on first use', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('compiles every schema of the app without an error once asked to', () => {
     // Whatever earlier apps of this process compiled is shared; at least the app's own are left.

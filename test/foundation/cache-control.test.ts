@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../helpers.js';
 import { createAdmin, createKey, createUser } from '../factories.js';
 
 describe('Cache-Control: no-store', () => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     admin = await createAdmin(t.ctx);
   });
-  afterAll(() => t.close());
 
   const inject = (method: 'GET' | 'POST' | 'PUT', url: string, token?: string, payload?: object) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });

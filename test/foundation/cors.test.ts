@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { bearer, buildTestApp, useTestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
 
 const WEB_APP = 'https://app.pbx.example';
@@ -44,11 +44,7 @@ describe('CORS_ORIGINS and CORS_CREDENTIALS', () => {
 });
 
 describe('CORS off (no CORS_ORIGINS)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('adds no CORS header, and a preflight is an unknown route (404 {message: [..]}), never a server error', async () => {
     const user = await createUser(t.ctx);
@@ -63,13 +59,11 @@ describe('CORS off (no CORS_ORIGINS)', () => {
 });
 
 describe('CORS for the configured origins', () => {
-  let t: TestApp;
   let user: Awaited<ReturnType<typeof createUser>>;
+  const t = useTestApp({ env: { CORS_ORIGINS: `${WEB_APP},${LOCAL_DEV}` } });
   beforeAll(async () => {
-    t = await buildTestApp({ env: { CORS_ORIGINS: `${WEB_APP},${LOCAL_DEV}` } });
     user = await createUser(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('answers a preflight 204 with the methods and headers the API takes, without a token, before any other check', async () => {
     for (const url of ['/api/v1/contacts', '/api/v1/contacts/6f1c2b9e-0000-4000-8000-000000000000', '/api/v1/me', '/api/v1/login']) {

@@ -3,8 +3,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../helpers.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const NO_CHROMIUM = `no Chromium at ${CHROMIUM}: the docs page is not rendered`;
@@ -52,18 +52,16 @@ const codeShown = (dom: string) =>
     .replace(/&amp;/g, '&');
 
 describe('the docs page in a browser', () => {
-  let t: TestApp;
   let docs: string;
   let documentTags: string[];
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = t.app.server.address() as { port: number };
     docs = `http://127.0.0.1:${port}/api/v1/docs`;
     documentTags = (await t.app.inject('/api/v1/openapi.json')).json<{ tags: Array<{ name: string }> }>().tags.map((tag) => tag.name);
     mkdirSync(ARTIFACTS, { recursive: true });
   });
-  afterAll(() => t.close());
 
   it('shows the login tag first and every tag in the document’s order, and keeps a screenshot', async ({ skip }) => {
     skip(!existsSync(CHROMIUM), NO_CHROMIUM);

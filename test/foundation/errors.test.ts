@@ -1,17 +1,15 @@
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../src/http/error-handler.js';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { bearer, useTestApp } from '../helpers.js';
 import { createAdmin } from '../factories.js';
 
 describe('error bodies and content rules', () => {
-  let t: TestApp;
   let token: string;
+  const t = useTestApp({ config: { bodyLimitBytes: 2048 } });
   beforeAll(async () => {
-    t = await buildTestApp({ config: { bodyLimitBytes: 2048 } });
     token = (await createAdmin(t.ctx)).token;
   });
-  afterAll(() => t.close());
 
   const post = (payload: string, headers: Record<string, string> = {}) =>
     t.app.inject({

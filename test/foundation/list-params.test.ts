@@ -3,20 +3,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerErrorHandling } from '../../src/http/error-handler.js';
 import { buildValidator } from '../../src/http/validator.js';
 import { ListQuery } from '../../src/http/list-query.js';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { bearer, useTestApp } from '../helpers.js';
 import { createAdmin } from '../factories.js';
 
 describe('list parameters on a real list endpoint', () => {
-  let t: TestApp;
   let token: string;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     token = (await createAdmin(t.ctx)).token;
     for (const name of ['Zulu', 'alpha', 'Mike', 'bravo']) {
       await t.app.inject({ method: 'POST', url: '/api/v1/integrations/api-keys', headers: bearer(token), payload: { name, scopes: ['contacts'] } });
     }
   });
-  afterAll(() => t.close());
   const list = (query: string) => t.app.inject({ method: 'GET', url: `/api/v1/integrations/api-keys?${query}`, headers: bearer(token) });
 
   it('sorts, searches and pages', async () => {
@@ -44,13 +42,11 @@ describe('list parameters on a real list endpoint', () => {
 });
 
 describe('query keys a route does not take', () => {
-  let t: TestApp;
   let token: string;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     token = (await createAdmin(t.ctx)).token;
   });
-  afterAll(() => t.close());
   const get = (url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) });
 
   it('refuses an include where nothing is embedded, with the 422 of an include outside an allow-list', async () => {

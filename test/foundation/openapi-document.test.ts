@@ -5,9 +5,9 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi-document.js';
-import { buildTestApp, type TestApp } from '../helpers.js';
+import { useTestApp } from '../helpers.js';
 
 interface Response {
   description?: string;
@@ -21,13 +21,11 @@ interface Document {
 }
 
 describe('the OpenAPI document as a product', () => {
-  let t: TestApp;
   let document: Document;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     document = (await t.app.inject('/api/v1/openapi.json')).json();
   });
-  afterAll(() => t.close());
 
   const responses = () =>
     Object.entries(document.paths).flatMap(([path, methods]) =>

@@ -1,9 +1,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo } from '../../src/demo-seed.js';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi-document.js';
-import { buildTestApp, type TestApp } from '../helpers.js';
+import { useTestApp } from '../helpers.js';
 
 interface Media {
   schema?: object;
@@ -26,13 +26,11 @@ interface Document {
 
 /** The docs page as a newcomer reads it: tags in the order the API is met, and examples that are real answers. */
 describe('the docs page’s order and examples', () => {
-  let t: TestApp;
   let document: Document;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     document = (await t.app.inject('/api/v1/openapi.json')).json();
   });
-  afterAll(() => t.close());
 
   const operations = () =>
     Object.entries(document.paths).flatMap(([path, methods]) =>

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/config.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, useTestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
 
 interface Operation {
@@ -21,18 +21,16 @@ const SIGN_IN_ERRORS: Record<string, string[]> = {
 const SAME_FOR_EVERY_ADDRESS = ['post /magic-link', 'post /passwordless/login', 'post /passwordless/resend'];
 
 describe('OpenAPI document and docs page', () => {
-  let t: TestApp;
   let document: {
     openapi: string;
     servers: Array<{ url: string }>;
     paths: Record<string, Record<string, Operation>>;
     components: { securitySchemes: Record<string, unknown> };
   };
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     document = (await t.app.inject('/api/v1/openapi.json')).json();
   });
-  afterAll(() => t.close());
 
   it('is OpenAPI 3.2.0, as the contract describes it, with the five security schemes', () => {
     expect(document.openapi).toBe('3.2.0');

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, type TestApp, useTestApp } from '../helpers.js';
 import { createUser } from '../factories.js';
 
 /** `default-src 'none';frame-ancestors 'none'` as a map of directive to its sources. */
@@ -22,13 +22,11 @@ async function docsPage(t: TestApp) {
 }
 
 describe('security headers', () => {
-  let t: TestApp;
   let user: Awaited<ReturnType<typeof createUser>>;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     user = await createUser(t.ctx);
   });
-  afterAll(() => t.close());
 
   it('every JSON answer, refusals and unknown routes included: nosniff, no referrer, never framed, a CSP that allows nothing', async () => {
     const answers = [

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers.js';
 import { absenceFixtures, type TimeSetup } from '../../../test/absence-fixtures.js';
 
 /**
@@ -7,13 +7,11 @@ import { absenceFixtures, type TimeSetup } from '../../../test/absence-fixtures.
  * and `perPage` on the generic lists, the workforce's included; each refuses the other spelling.
  */
 describe('workforce lists: the page-size spelling', () => {
-  let t: TestApp;
   let s: TimeSetup;
+  const t = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
   beforeAll(async () => {
-    t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
     s = await f.timeTenant();
   });
-  afterAll(() => t.close());
   const f = absenceFixtures(() => t);
 
   /** The nine generic workforce lists; recurring transactions take the PBX key only. */

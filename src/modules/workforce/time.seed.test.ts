@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../test/helpers.js';
 import { createAdmin, createTenant, createUser } from '../../../test/factories.js';
 import { createDemoOrganisation } from '../../../test/workforce-factories.js';
 import { seedWorkforceTime } from './index.js';
@@ -9,11 +9,7 @@ import { seedWorkforceTime } from './index.js';
 const NOW = '2026-03-15T09:00:00.000Z';
 
 describe('workforce time demo seed', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
   const call = apiCaller(() => t);
 
   /** A demo tenant with the organisation the workforce organisation seed makes, and logins for its linked people. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, type TestApp, useTestApp } from '../../../test/helpers.js';
 import { createAdmin, createTenant } from '../../../test/factories.js';
 
 interface Operation {
@@ -25,13 +25,11 @@ async function pbxOperations(t: TestApp): Promise<Array<{ method: 'GET' | 'POST'
 const fill = (path: string, pbxId: string, id: string) => path.replace('{pbx_id}', pbxId).replace(/\{[^}]+\}/g, id);
 
 describe('every path naming its PBX', () => {
-  let t: TestApp;
   let operations: Awaited<ReturnType<typeof pbxOperations>>;
+  const t = useTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
   beforeAll(async () => {
-    t = await buildTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000' } });
     operations = await pbxOperations(t);
   });
-  afterAll(() => t.close());
 
   const send = (method: string, url: string, token: string | null, payload?: object) =>
     t.app.inject({ method: method as 'GET', url: `/api/v1${url}`, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });

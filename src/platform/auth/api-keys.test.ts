@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers.js';
 import { createTenant } from '../../../test/factories.js';
 import { createApiKey, listApiKeys } from './api-keys.js';
 
 describe('API keys as the operator makes and lists them', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const create = (key: Parameters<typeof createApiKey>[3]) => createApiKey(t.ctx.db, t.ctx.clock, t.ctx.secrets, key);
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../../../test/helpers.js';
 import { claimJob, defineJob, findJob, JobInterrupted, JobWorker, type WorkerOptions } from './jobs.js';
 
 const runs: Array<{ id: string; worker: string }> = [];
@@ -44,11 +44,7 @@ const politeJob = defineJob<{ name: string }>({
 });
 
 describe('durable jobs', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { jobWorkerEnabled: false } });
 
   it('runs an enqueued job once and marks it completed', async () => {
     const id = await recordJob.enqueue(t.ctx.db, t.clock, { name: 'once' });

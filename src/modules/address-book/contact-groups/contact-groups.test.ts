@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, apiCaller } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createKey, createUser } from '../../../../test/factories.js';
 
 describe('contact groups', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const manager = (tenant?: { pbxId: string }) => createUser(t.ctx, { tenant, fields: { allow_manage_global_contacts: 1 } });
   const call = apiCaller(() => t);

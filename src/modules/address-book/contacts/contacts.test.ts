@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
 import { createKey, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('contacts', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const manager = (tenant?: { pbxId: string }) => createUser(t.ctx, { tenant, fields: { allow_manage_global_contacts: 1 } });
   const post = (token: string, payload: object) => t.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: bearer(token), payload });

@@ -1,18 +1,14 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, buildTestApp, useTestApp } from '../../../../test/helpers.js';
 import { createUser } from '../../../../test/factories.js';
 import { claimJob, type RunningJob } from '../../../platform/jobs/jobs.js';
 import { ImportProcessor } from './contact-imports.processor.js';
 import { STANDARD_MAPPING, upload } from '../../../../test/imports.js';
 
 describe('contact import restart safety', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false, jobLeaseSeconds: 60 } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { jobWorkerEnabled: false, jobLeaseSeconds: 60 } });
 
   it('resumes an import whose worker died mid-way and imports every row exactly once', async () => {
     const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });

@@ -1,16 +1,12 @@
 import type { Readable } from 'node:stream';
 import iconv from 'iconv-lite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { answeredWithin, bearer, inTwoChunks, useTestApp } from '../../../../test/helpers.js';
 import { createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { multipart, runImport, STANDARD_MAPPING, upload, workbook } from '../../../../test/imports.js';
 
 describe('contact imports', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false, importMaxBytes: 2 * 1024 * 1024 } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { jobWorkerEnabled: false, importMaxBytes: 2 * 1024 * 1024 } });
 
   const manager = (tenant?: { pbxId: string }) => createUser(t.ctx, { tenant, fields: { allow_manage_global_contacts: 1 } });
   const get = (token: string, url: string) => t.app.inject({ method: 'GET', url: `/api/v1${url}`, headers: bearer(token) });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp } from '../../../../test/helpers.js';
+import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
 import { buildCdr, matchesSchema, nextCdrId } from './cdrs.fixtures.js';
 import { CallDetailRecord, CallHistoryEntry } from './cdrs.schemas.js';
@@ -759,11 +759,7 @@ describe('call detail records', () => {
 });
 
 describe('call detail rate limit', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { cdrDetailRateLimitPerMinute: 3 } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { cdrDetailRateLimitPerMinute: 3 } });
 
   it('allows the configured number of detail reads per principal a minute, then answers 429 with Retry-After', async () => {
     const tenant = await createTenant(t.ctx);

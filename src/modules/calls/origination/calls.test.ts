@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
 import {
   createAdmin,
   createCallerIdentity,
@@ -19,14 +19,12 @@ import { NewCallResponse } from './calls.schemas.js';
 import { issueUserToken } from '../../../platform/auth/tokens.js';
 
 describe('POST /calls/new on the simulated engine', () => {
-  let t: TestApp;
   let tenant: TestTenant;
 
+  const t = useTestApp({ env: { JOB_WORKER: 'false' } });
   beforeAll(async () => {
-    t = await buildTestApp({ env: { JOB_WORKER: 'false' } });
     tenant = await createTenant(t.ctx);
   });
-  afterAll(() => t.close());
 
   const call = (token: string, payload: unknown, query = '', headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: `/api/v1/calls/new${query}`, headers: { ...bearer(token), ...headers }, payload: payload as object });
@@ -347,11 +345,7 @@ describe('POST /calls/new on the simulated engine', () => {
 });
 
 describe('POST /calls/new without an engine', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { PBX_ENGINE: 'none', JOB_WORKER: 'false' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { PBX_ENGINE: 'none', JOB_WORKER: 'false' } });
 
   it('answers 503 {status: error} when the PBX has no engine', async () => {
     const tenant = await createTenant(t.ctx);

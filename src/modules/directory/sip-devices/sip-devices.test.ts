@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp, apiCaller } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('SIP devices and roaming', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp, apiCaller, TEST_BASE_URL } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, apiCaller, TEST_BASE_URL, useTestApp } from '../../../../test/helpers.js';
 import { openTestDatabase } from '../../../../test/database.js';
 import { buildApp } from '../../../app.js';
 import { loadConfig } from '../../../config.js';
@@ -7,11 +7,7 @@ import { createApiKey } from '../../../platform/auth/api-keys.js';
 import { createAdmin, createCallerIdentity, createKey, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('WebRTC configuration', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
 

@@ -2,18 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 import { scryptSync } from 'node:crypto';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp, useTestApp } from '../../../../test/helpers.js';
 import { createKey, createUser } from '../../../../test/factories.js';
 
 const login = (t: TestApp, email: string, password: string, ip = '10.0.0.1') =>
   t.app.inject({ method: 'POST', url: '/api/v1/login', payload: { email, password }, remoteAddress: ip });
 
 describe('password login, logout and tokens', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { loginAttemptsPerWindow: 3, loginWindowSeconds: 60 } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { loginAttemptsPerWindow: 3, loginWindowSeconds: 60 } });
 
   it('logs in, answers /me, and logs out (the token stops working)', async () => {
     const user = await createUser(t.ctx);
@@ -218,11 +214,7 @@ describe('magic links and one-time codes, delivered over real SMTP', () => {
 });
 
 describe('asking for a link or a code tells nobody whether an address has an account', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const post = (url: string, payload: object) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, payload });
   /** An active account, a disabled one and an address without one. */

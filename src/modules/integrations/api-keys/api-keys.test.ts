@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 
 describe('integration API keys', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('creates a key whose token is shown once, then lists, reveals and revokes it', async () => {
     const admin = await createAdmin(t.ctx);

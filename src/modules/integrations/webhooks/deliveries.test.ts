@@ -1,14 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin } from '../../../../test/factories.js';
 
 describe('webhook delivery log: sorting', () => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
   const ids: Record<string, string> = {};
+  const t = useTestApp({ config: { jobWorkerEnabled: false } });
   beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false } });
     admin = await createAdmin(t.ctx);
     const rows = [
       {
@@ -47,7 +46,6 @@ describe('webhook delivery log: sorting', () => {
         .execute();
     }
   });
-  afterAll(() => t.close());
   const call = apiCaller(() => t);
   const order = async (query: string) => {
     const response = await call('GET', `/webhooks/deliveries${query}`, admin.token);

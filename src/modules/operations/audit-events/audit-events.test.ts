@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createUser, type TestUser } from '../../../../test/factories.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
 
 describe('GET /audit-events', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ config: { jobWorkerEnabled: false } });
 
   const list = (token: string, query = '') => t.app.inject({ method: 'GET', url: `/api/v1/audit-events${query}`, headers: bearer(token) });
 

@@ -1,23 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createUser, type TestTenant } from '../../../../test/factories.js';
 import { createIvr, createSoundFile } from '../../../../test/routing-factories.js';
 
 const FLOW_KEYS = ['created_at', 'deleted_at', 'description', 'entry', 'id', 'name', 'nodes', 'pbx_id', 'updated_at'];
 
 describe('call flows and the routing graph', () => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
   let tenant: TestTenant;
   let agent: Awaited<ReturnType<typeof createUser>>;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     admin = await createAdmin(t.ctx);
     tenant = admin.tenant;
     agent = await createUser(t.ctx, { tenant });
   });
-  afterAll(() => t.close());
   const call = apiCaller(() => t);
   const create = (body: object) => call('POST', '/call-flows', admin.token, body);
   const ringAgent = (key = 'ring', extra: object = {}) => ({ key, type: 'ring_user', user_id: agent.id, ...extra });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { insertCallFlowRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
 
@@ -22,11 +22,7 @@ const IVR_KEYS = [
 ];
 
 describe('IVRs', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   const call = apiCaller(() => t);
 
   /** A PBX with an administrator, a user, an announcement and a music file. */

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { insertCallFlowRow, insertIvrRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
 
 describe('queues', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
   const now = () => t.clock.now().toISOString();

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createUser, type TestTenant } from '../../../../test/factories.js';
 import { createSoundFile } from '../../../../test/routing-factories.js';
 
@@ -12,7 +12,6 @@ interface Step {
 }
 
 describe('the route simulator', () => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
   let tenant: TestTenant;
   let agent: Awaited<ReturnType<typeof createUser>>;
@@ -21,8 +20,8 @@ describe('the route simulator', () => {
   const call = apiCaller(() => t);
   const NUMBER = '+35227555000';
 
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     admin = await createAdmin(t.ctx);
     tenant = admin.tenant;
     agent = await createUser(t.ctx, { tenant, fields: { first_name: 'Anna', last_name: 'Agent' } });
@@ -72,7 +71,6 @@ describe('the route simulator', () => {
     expect(number.statusCode).toBe(201);
     ids = { queue, sales, support, menu, main };
   });
-  afterAll(() => t.close());
 
   const simulate = (body: object, token = admin.token) => call('POST', '/call-routing/simulate', token, { number: NUMBER, ...body });
   const path = (steps: Step[]) => steps.map((s) => `${s.kind}:${s.outcome}`);

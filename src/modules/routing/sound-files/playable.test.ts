@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiCaller, bearer, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/imports.js';
 import { toneWav } from './wav.js';
@@ -78,13 +78,11 @@ function amplitudeAt(samples: Float64Array, hz: number): number {
 }
 
 describe('sound files: the version the PBX plays (8 kHz mono 16-bit PCM WAV)', () => {
-  let t: TestApp;
   let admin: Awaited<ReturnType<typeof createAdmin>>;
+  const t = useTestApp();
   beforeAll(async () => {
-    t = await buildTestApp();
     admin = await createAdmin(t.ctx);
   });
-  afterAll(() => t.close());
 
   const call = apiCaller(() => t);
   const send = (method: 'POST' | 'PUT', url: string, token: string, file: { name: string; content: Buffer }, fields: Record<string, string> = {}) => {

@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, bearer, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/imports.js';
 import { insertIvrRow } from '../../../../test/routing-factories.js';
@@ -28,11 +28,7 @@ function muLawWav(): Buffer {
 }
 
 describe('sound files', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { SOUND_FILE_MAX_BYTES: String(MAX_BYTES) } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ env: { SOUND_FILE_MAX_BYTES: String(MAX_BYTES) } });
 
   const call = apiCaller(() => t);
   const send = (method: 'POST' | 'PUT', url: string, token: string, file: { name: string; content: Buffer | string; type?: string } | null, fields = {}) => {

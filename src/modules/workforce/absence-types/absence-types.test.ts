@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';
 
 describe('absence types', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000', JOB_WORKER: 'false' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000', JOB_WORKER: 'false' } });
   const call = apiCaller(() => t);
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
-  const types = (s: Setup) => `/${s.tenant.pbxId}/absence-types`;
-  const create = async (s: Setup, body: Record<string, unknown>, token = s.admin.token) => {
+  const types = (s: WorkforceSetup) => `/${s.tenant.pbxId}/absence-types`;
+  const create = async (s: WorkforceSetup, body: Record<string, unknown>, token = s.admin.token) => {
     const response = await call('POST', types(s), token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json<{ data: { id: string } & Record<string, unknown> }>().data;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createCompany, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { ContractCompanySchema, presentContractCompany } from './company-view.js';
 
@@ -19,11 +19,7 @@ const CONTRACT_COMPANY_KEYS = [
 ];
 
 describe('companies', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
 

@@ -1,24 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createTenant } from '../../../../test/factories.js';
-import { createCompany, createDepartment, createEmployee, createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { createCompany, createDepartment, createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 /** 10:00 in Luxembourg on Sunday 15 March 2026. */
 const NOW = '2026-03-15T09:00:00.000Z';
 
 describe('user companies (employee-company contracts)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
   const call = apiCaller(() => t);
 
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
-  const contractsUrl = (s: Setup, employeeId = s.employee.id) => `/${s.tenant.pbxId}/user/${employeeId}/user-companies`;
+  const contractsUrl = (s: WorkforceSetup, employeeId = s.employee.id) => `/${s.tenant.pbxId}/user/${employeeId}/user-companies`;
   /** Creates a contract as the administrator and returns its id. */
-  const addContract = async (s: Setup, body: Record<string, unknown>, employeeId = s.employee.id) => {
+  const addContract = async (s: WorkforceSetup, body: Record<string, unknown>, employeeId = s.employee.id) => {
     const response = await call('POST', contractsUrl(s, employeeId), s.admin.token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data.id as string;
@@ -26,7 +21,7 @@ describe('user companies (employee-company contracts)', () => {
   const ids = (response: { json(): { data: Array<{ id: string }> } }) => response.json().data.map((row) => row.id);
 
   describe('GET /{pbx_id}/user/{employee_id}/user-companies', () => {
-    let s: Setup;
+    let s: WorkforceSetup;
     let past: string;
     let current: string;
     let future: string;
@@ -249,7 +244,7 @@ describe('user companies (employee-company contracts)', () => {
   });
 
   describe('administration', () => {
-    let s: Setup;
+    let s: WorkforceSetup;
     beforeAll(async () => {
       s = await createWorkforceTenant(t.ctx);
     });

@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createCompany, createDepartment, createEmployee, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { departmentValidatorIds, departmentsByIds } from './departments.queries.js';
 
 describe('departments', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
   const ids = (response: { json(): { data: Array<{ id: string }> } }) => response.json().data.map((d) => d.id);

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { describe, expect, it } from 'vitest';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createEmployee, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { fullName } from '../full-name.js';
 
 describe('employees', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const call = apiCaller(() => t);
   const names = (response: { json(): { data: Array<{ fullName: string }> } }) => response.json().data.map((e) => e.fullName);

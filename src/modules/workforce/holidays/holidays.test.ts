@@ -1,28 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createTenant } from '../../../../test/factories.js';
-import { createCompany, createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { createCompany, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';
 
 describe("the tenant's holidays and the public holiday calendar", () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
   const call = apiCaller(() => t);
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
 
-  const addHoliday = async (s: Setup, body: Record<string, unknown>) => {
+  const addHoliday = async (s: WorkforceSetup, body: Record<string, unknown>) => {
     const response = await call('POST', `/${s.tenant.pbxId}/holidays`, s.admin.token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data.id as string;
   };
 
   describe('/{pbx_id}/holidays', () => {
-    let s: Setup;
+    let s: WorkforceSetup;
     beforeAll(async () => {
       s = await createWorkforceTenant(t.ctx);
     });
@@ -109,7 +104,7 @@ describe("the tenant's holidays and the public holiday calendar", () => {
   });
 
   describe('/{pbx_id}/public-holidays', () => {
-    const calendar = (s: Setup, query: string, token = s.worker.token) => call('GET', `/${s.tenant.pbxId}/public-holidays?${query}`, token);
+    const calendar = (s: WorkforceSetup, query: string, token = s.worker.token) => call('GET', `/${s.tenant.pbxId}/public-holidays?${query}`, token);
 
     it("gives a Bavarian company's days off: public holidays, regional ones and the tenant's own (recurring ones each year)", async () => {
       const s = await createWorkforceTenant(t.ctx);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
 import { createAdmin, createTenant, createUser } from '../../../../test/factories.js';
-import { createCompany, createDepartment, createEmployee, createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { createCompany, createDepartment, createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 /** Sunday 15 March 2026, 10:00 in Luxembourg: the tenant's today is 2026-03-15. */
 const NOW = '2026-03-15T09:00:00.000Z';
@@ -19,18 +19,17 @@ describe('home office', () => {
   });
   afterAll(() => t.close());
   const call = apiCaller(() => t);
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
 
-  const post = async (s: Setup, url: string, body: Record<string, unknown>) => {
+  const post = async (s: WorkforceSetup, url: string, body: Record<string, unknown>) => {
     const response = await call('POST', `/${s.tenant.pbxId}${url}`, s.admin.token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data.id as string;
   };
   let shifts = 0;
-  const shift = (s: Setup, days: Record<string, number>) => post(s, '/work-shifts', { name: `Shift ${++shifts}`, ...days });
+  const shift = (s: WorkforceSetup, days: Record<string, number>) => post(s, '/work-shifts', { name: `Shift ${++shifts}`, ...days });
   /** A contract with the tenant's company (in its department unless told) and the shift from the same day. */
   async function employ(
-    s: Setup,
+    s: WorkforceSetup,
     employeeId: string,
     options: { days?: Record<string, number>; start?: string; end?: string | null; [k: string]: unknown } = {},
   ) {
@@ -53,15 +52,15 @@ describe('home office', () => {
     return s;
   }
 
-  const requestsUrl = (s: Setup, employeeId = s.employee.id) => `/${s.tenant.pbxId}/user/${employeeId}/home-office-requests`;
-  const ask = (s: Setup, body: Record<string, unknown>, token = s.worker.token, employeeId = s.employee.id) =>
+  const requestsUrl = (s: WorkforceSetup, employeeId = s.employee.id) => `/${s.tenant.pbxId}/user/${employeeId}/home-office-requests`;
+  const ask = (s: WorkforceSetup, body: Record<string, unknown>, token = s.worker.token, employeeId = s.employee.id) =>
     call('POST', requestsUrl(s, employeeId), token, body);
-  async function booked(s: Setup, dates: string[], token = s.worker.token, employeeId = s.employee.id) {
+  async function booked(s: WorkforceSetup, dates: string[], token = s.worker.token, employeeId = s.employee.id) {
     const response = await ask(s, { dates }, token, employeeId);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data as Array<Record<string, unknown> & { id: string }>;
   }
-  const rowCount = async (s: Setup) =>
+  const rowCount = async (s: WorkforceSetup) =>
     Number(
       (
         await t.ctx.db
@@ -71,7 +70,7 @@ describe('home office', () => {
           .executeTakeFirstOrThrow()
       ).n,
     );
-  const move = async (s: Setup, id: string, action: 'approve' | 'reject' | 'cancel' | 'removal', token = s.admin.token) => {
+  const move = async (s: WorkforceSetup, id: string, action: 'approve' | 'reject' | 'cancel' | 'removal', token = s.admin.token) => {
     const response = await call('POST', `/${s.tenant.pbxId}/absence-requests/${id}/${action}`, token);
     expect(response.statusCode, response.body).toBe(action === 'removal' ? 201 : 200);
     return response.json().data as { id: string; status: string };
@@ -395,8 +394,8 @@ describe('home office', () => {
   });
 
   describe('GET /{pbx_id}/calendar/home-office', () => {
-    const calendarUrl = (s: Setup, query = '') => `/${s.tenant.pbxId}/calendar/home-office${query}`;
-    const calendar = async (s: Setup, query = '', token = s.worker.token) => {
+    const calendarUrl = (s: WorkforceSetup, query = '') => `/${s.tenant.pbxId}/calendar/home-office${query}`;
+    const calendar = async (s: WorkforceSetup, query = '', token = s.worker.token) => {
       const response = await call('GET', calendarUrl(s, query), token);
       expect(response.statusCode, response.body).toBe(200);
       return response.json<Array<Record<string, unknown> & { id: string; status: string }>>();
@@ -548,7 +547,7 @@ describe('home office', () => {
       await employ(s, (await createEmployee(t.ctx, s.tenant, { userId: noCompany.id })).id, { company_id: null, department_id: null });
       const other = await office();
       const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
-      const refusals: Array<[string, string, Setup]> = [
+      const refusals: Array<[string, string, WorkforceSetup]> = [
         ['user without an employee record', s.outsider.token, s],
         ['administrator without an employee record', s.admin.token, s],
         ['contract not started', notYet.token, s],

@@ -1,9 +1,9 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import { claimJob, JobWorker } from '../../../platform/jobs/jobs.js';
 import { issueUserToken } from '../../../platform/auth/tokens.js';
-import { buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { useTestApp } from '../../../../test/helpers.js';
 import { absenceFixtures, type TimeSetup } from '../../../../test/absence-fixtures.js';
 import { createEmployee } from '../../../../test/workforce-factories.js';
 import { runRecurringTransaction } from './recurring-run.js';
@@ -21,11 +21,7 @@ const START = {
 const KIND = 'workforce.recurring_transaction.run';
 
 describe('recurring transactions: the scheduler', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
   const f = absenceFixtures(() => t);
   const { call } = f;
   const postgres = () => t.ctx.dialect === 'postgres';

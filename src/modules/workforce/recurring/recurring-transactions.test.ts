@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
 import { createKey } from '../../../../test/factories.js';
 import { absenceFixtures, type TimeSetup } from '../../../../test/absence-fixtures.js';
 import { createEmployee } from '../../../../test/workforce-factories.js';
@@ -11,11 +11,7 @@ const FEB_1 = '2026-01-31T23:00:00.000Z';
 const JAN_1_2027 = '2026-12-31T23:00:00.000Z';
 
 describe('recurring transactions: the API', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '100000', JOB_WORKER: 'false' } });
   const f = absenceFixtures(() => t);
   const { call } = f;
 

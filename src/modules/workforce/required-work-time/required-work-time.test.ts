@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createTenant } from '../../../../test/factories.js';
-import { createCompany, createEmployee, createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { createCompany, createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
 import { requiredWorkTime } from './required-work-time.js';
 
@@ -10,26 +10,21 @@ const NOW = '2026-03-15T09:00:00.000Z';
 const FULL_TIME = { monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 28800 };
 
 describe('required work time', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
   const call = apiCaller(() => t);
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
 
-  const post = async (s: Setup, url: string, body: Record<string, unknown>) => {
+  const post = async (s: WorkforceSetup, url: string, body: Record<string, unknown>) => {
     const response = await call('POST', `/${s.tenant.pbxId}${url}`, s.admin.token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data.id as string;
   };
-  const shift = (s: Setup, name: string, days: Record<string, number>) => post(s, '/work-shifts', { name, ...days });
-  const contract = (s: Setup, body: Record<string, unknown>, employeeId = s.employee.id) => post(s, `/user/${employeeId}/user-companies`, body);
-  const assign = (s: Setup, body: Record<string, unknown>, employeeId = s.employee.id) => post(s, `/user/${employeeId}/work-shift-assignments`, body);
-  const holiday = (s: Setup, body: Record<string, unknown>) => post(s, '/holidays', body);
-  const url = (s: Setup, from: string, to: string, employeeId = s.employee.id) =>
+  const shift = (s: WorkforceSetup, name: string, days: Record<string, number>) => post(s, '/work-shifts', { name, ...days });
+  const contract = (s: WorkforceSetup, body: Record<string, unknown>, employeeId = s.employee.id) => post(s, `/user/${employeeId}/user-companies`, body);
+  const assign = (s: WorkforceSetup, body: Record<string, unknown>, employeeId = s.employee.id) => post(s, `/user/${employeeId}/work-shift-assignments`, body);
+  const holiday = (s: WorkforceSetup, body: Record<string, unknown>) => post(s, '/holidays', body);
+  const url = (s: WorkforceSetup, from: string, to: string, employeeId = s.employee.id) =>
     `/${s.tenant.pbxId}/user/${employeeId}/required-work-time?filter[from]=${from}&filter[to]=${to}`;
-  const required = async (s: Setup, from: string, to: string) => {
+  const required = async (s: WorkforceSetup, from: string, to: string) => {
     const response = await call('GET', url(s, from, to), s.worker.token);
     expect(response.statusCode, response.body).toBe(200);
     return response.json<Record<string, number>>();

@@ -1,29 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createTenant } from '../../../../test/factories.js';
-import { createEmployee, createWorkforceTenant } from '../../../../test/workforce-factories.js';
+import { createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';
 const FULL_TIME = { monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 28800 };
 
 describe('work shifts and their assignments', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { RATE_LIMIT_PER_MINUTE: '10000' } });
   const call = apiCaller(() => t);
-  type Setup = Awaited<ReturnType<typeof createWorkforceTenant>>;
 
-  const createShift = async (s: Setup, body: Record<string, unknown>) => {
+  const createShift = async (s: WorkforceSetup, body: Record<string, unknown>) => {
     const response = await call('POST', `/${s.tenant.pbxId}/work-shifts`, s.admin.token, body);
     expect(response.statusCode, response.body).toBe(201);
     return response.json().data.id as string;
   };
 
   describe('work shifts', () => {
-    let s: Setup;
+    let s: WorkforceSetup;
     beforeAll(async () => {
       s = await createWorkforceTenant(t.ctx);
     });
@@ -129,7 +124,7 @@ describe('work shifts and their assignments', () => {
   });
 
   describe('assignments', () => {
-    let s: Setup;
+    let s: WorkforceSetup;
     let fullTime: string;
     let partTime: string;
     beforeAll(async () => {
