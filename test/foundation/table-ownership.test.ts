@@ -37,13 +37,6 @@ const ALLOWED: Record<string, string> = {
   'src/modules/calls/engine/pbx-engine.queries.ts -> queues': NOT_YET,
   'src/modules/calls/origination/calls.queries.ts -> sip_devices': NOT_YET,
   'src/modules/config-push/config-push.seed.ts -> queues': NOT_YET,
-  'src/modules/routing/graph/model.ts -> extensions': NOT_YET,
-  'src/modules/routing/graph/model.ts -> user_dnds': NOT_YET,
-  'src/modules/routing/graph/snapshot.ts -> phone_numbers': NOT_YET,
-  'src/modules/routing/graph/validate.ts -> phone_numbers': NOT_YET,
-  'src/modules/routing/queues/queues.queries.ts -> extensions': NOT_YET,
-  'src/modules/routing/routing.seed.ts -> phone_numbers': NOT_YET,
-  'src/modules/routing/simulator/call-routing.service.ts -> phone_numbers': NOT_YET,
 };
 
 const TABLE_METHODS = new Set([

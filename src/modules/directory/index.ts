@@ -71,6 +71,10 @@ export {
   type TelephonyPhoneNumber,
   type TelephonyCallerIdentity,
 } from './telephony-snapshot.js';
+/** What routing's graph, validation, simulator and queues read of the directory. */
+export { extensionsOfPbx, extensionSummaries, liveExtensionIds } from './extensions/extensions.queries.js';
+export { numberDestination, numberDestinations, routeNumberByLabel } from './phone-numbers/phone-numbers.queries.js';
+export { usersRefusingRoutedCalls } from './dnd/dnd.queries.js';
 /** Numbers outside the PBX (routing's forwards and overflows) read as its phone numbers are. */
 export { requireE164, toE164 } from './shared/e164.js';
 export { pbxCountry } from './phone-numbers/phone-numbers.service.js';

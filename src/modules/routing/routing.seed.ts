@@ -7,6 +7,7 @@
  */
 import type { DemoSeeder } from '../../platform/demo-seeder.js';
 import type { Tenant } from '../../platform/tenancy.js';
+import { routeNumberByLabel } from '../directory/index.js';
 import { CallFlowsService } from './call-flows/call-flows.service.js';
 import { IvrStepsService } from './ivrs/ivr-steps.service.js';
 import { IvrsService } from './ivrs/ivrs.service.js';
@@ -128,13 +129,7 @@ export const seedRouting: DemoSeeder = async (ctx, demo) => {
   });
 
   // The directory's main line, until now ringing the first extension, goes through the flow.
-  const number = await ctx.db
-    .updateTable('phone_numbers')
-    .set({ destination_type: 'call_flow', destination_id: main.id, updated_at: now.toISOString() })
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('label', '=', 'Main line')
-    .returning(['id'])
-    .executeTakeFirstOrThrow();
+  const routedNumber = await routeNumberByLabel(ctx.db, tenant, 'Main line', { type: 'call_flow', id: main.id }, now.toISOString());
 
   return {
     sound_file_announcement: welcome.id,
@@ -143,6 +138,6 @@ export const seedRouting: DemoSeeder = async (ctx, demo) => {
     ivr_step: salesStep.id,
     call_flow: main.id,
     queue: queue.id,
-    routed_number: number.id,
+    routed_number: routedNumber,
   };
 };

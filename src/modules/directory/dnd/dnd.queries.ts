@@ -50,3 +50,17 @@ export async function updateDnd(db: Executor, tenant: Tenant, id: string, change
 export async function deleteDnd(db: Executor, tenant: Tenant, id: string): Promise<void> {
   await db.deleteFrom('user_dnds').where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
+
+/** Users of the tenant with an active do-not-disturb rule for every external call: they do not ring for routed calls. */
+export async function usersRefusingRoutedCalls(db: Kysely<DB>, tenant: Tenant): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('user_dnds')
+    .select(['user_id'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('type', '=', 'external')
+    .where('status', '=', 1)
+    .where('caller_identity_id', 'is', null)
+    .where('extension_id', 'is', null)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
+}

@@ -89,3 +89,32 @@ export async function setFavorite(db: Kysely<DB>, userId: string, extensionId: s
     .onConflict((oc) => oc.columns(['user_id', 'extension_id']).doNothing())
     .execute();
 }
+
+/** Every extension of the tenant, deleted ones included (the routing graph tells a deleted target from a missing one). */
+export function extensionsOfPbx(db: Kysely<DB>, tenant: Tenant) {
+  return db.selectFrom('extensions').select(['id', 'name', 'number', 'user_id', 'deleted_at']).where('pbx_id', '=', tenant.pbxId).execute();
+}
+
+const extensionSummariesById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
+  db.selectFrom('extensions').select(['id', 'number', 'name']).where('pbx_id', '=', v.pbxId).where('id', 'in', v.ids),
+);
+
+/** Summaries of the tenant's extensions by id, deleted ones included (a queue's members). */
+export async function extensionSummaries(db: Kysely<DB>, tenant: Tenant, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, { id: string; number: string; name: string }>();
+  const rows = await extensionSummariesById(db, { pbxId: tenant.pbxId, ids });
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** Of these ids, those naming a live extension of the tenant. */
+export async function liveExtensionIds(db: Kysely<DB>, tenant: Tenant, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('extensions')
+    .select('id')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Set(rows.map((row) => row.id));
+}

@@ -50,3 +50,37 @@ export async function insertPhoneNumber(db: Kysely<DB>, row: Insertable<PhoneNum
 export async function updatePhoneNumber(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<PhoneNumberTable>): Promise<void> {
   await db.updateTable('phone_numbers').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
+
+/** Where the tenant's live numbers lead (routing's validation and its frozen snapshot), optionally only those leading to `destinationTypes`. */
+export function numberDestinations(db: Kysely<DB>, tenant: Tenant, destinationTypes?: readonly string[]) {
+  let query = db
+    .selectFrom('phone_numbers')
+    .select(['id', 'number', 'destination_type', 'destination_id'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null);
+  if (destinationTypes) query = query.where('destination_type', 'in', [...destinationTypes]);
+  return query.execute();
+}
+
+/** The tenant's live number `e164`, with where it leads (the route simulator). */
+export function numberDestination(db: Kysely<DB>, tenant: Tenant, e164: string) {
+  return db
+    .selectFrom('phone_numbers')
+    .select(['id', 'number', 'label', 'destination_type', 'destination_id'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('number', '=', e164)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Points the tenant's number labelled `label` at a routing destination (the demo seed's main line); its id. */
+export async function routeNumberByLabel(db: Kysely<DB>, tenant: Tenant, label: string, destination: { type: 'call_flow'; id: string }, at: string) {
+  const row = await db
+    .updateTable('phone_numbers')
+    .set({ destination_type: destination.type, destination_id: destination.id, updated_at: at })
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('label', '=', label)
+    .returning(['id'])
+    .executeTakeFirstOrThrow();
+  return row.id;
+}

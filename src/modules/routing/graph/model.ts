@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { extensionsOfPbx, usersRefusingRoutedCalls } from '../../directory/index.js';
 import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
 import type { IvrDefaultAction, IvrStepTable, QueueMemberTable, QueueStrategy, QueueTable, SoundFileType } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
@@ -103,7 +104,7 @@ const known = (rows: Array<{ id: string; name: string; deleted_at: string | null
 
 export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<RoutingGraph> {
   const pbx = tenant.pbxId;
-  const [pbxRow, flows, ivrs, steps, queues, members, sounds, users, extensions, dnd] = await Promise.all([
+  const [pbxRow, flows, ivrs, steps, queues, members, sounds, users, extensions, dndUsers] = await Promise.all([
     db.selectFrom('pbxes').select(['country_code', 'timezone', 'half_day_split']).where('id', '=', pbx).executeTakeFirstOrThrow(),
     db.selectFrom('call_flows').select(['id', 'name', 'entry', 'nodes', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
     db
@@ -121,19 +122,9 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
     db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).execute(),
     db.selectFrom('sound_files').select(['id', 'name', 'type', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
     db.selectFrom('users').select(['id', 'first_name', 'last_name', 'status', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
-    db.selectFrom('extensions').select(['id', 'name', 'number', 'user_id', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
-    // A user with an active do-not-disturb rule for external calls does not ring for routed calls.
-    db
-      .selectFrom('user_dnds')
-      .select(['user_id'])
-      .where('pbx_id', '=', pbx)
-      .where('type', '=', 'external')
-      .where('status', '=', 1)
-      .where('caller_identity_id', 'is', null)
-      .where('extension_id', 'is', null)
-      .execute(),
+    extensionsOfPbx(db, tenant),
+    usersRefusingRoutedCalls(db, tenant),
   ]);
-  const dndUsers = new Set(dnd.map((row) => row.user_id));
   const graph: RoutingGraph = {
     flows: new Map(),
     ivrs: new Map(),

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { toE164 } from '../../directory/index.js';
+import { numberDestinations, toE164 } from '../../directory/index.js';
 import { RouteSimulation, type SimulationResult } from '../simulator/simulate.js';
 import { localInstant } from '../simulator/time-condition.js';
 import { loadRoutingGraph, type FlowModel, type IvrModel, type RoutingGraph } from './model.js';
@@ -19,13 +19,7 @@ interface NumberRoute {
  * configuration it was given, not by what was changed since.
  */
 export async function routingSnapshot(db: Kysely<DB>, tenant: Tenant): Promise<string> {
-  const graph = await loadRoutingGraph(db, tenant);
-  const numbers: NumberRoute[] = await db
-    .selectFrom('phone_numbers')
-    .select(['id', 'number', 'destination_type', 'destination_id'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .execute();
+  const [graph, numbers]: [RoutingGraph, NumberRoute[]] = await Promise.all([loadRoutingGraph(db, tenant), numberDestinations(db, tenant)]);
   const entries = <V>(map: Map<string, V>) => [...map.entries()];
   return JSON.stringify({
     flows: [...graph.flows.values()].map(({ byKey: _byKey, ...flow }) => flow),

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { numberDestinations } from '../../directory/index.js';
 import { nodeExits, nodeTargets, type NodeTargetType } from '../call-flows/call-flow-nodes.js';
 import { automaticEdges, describeVertex, pathOfVertex } from './edges.js';
 import { loadRoutingGraph, type RoutingGraph } from './model.js';
@@ -31,14 +32,10 @@ const KIND_NAMES: Record<NodeTargetType, string> = {
 
 /** Every problem of the tenant's routing, in a stable order. */
 export async function routingProblems(db: Kysely<DB>, tenant: Tenant): Promise<RoutingProblem[]> {
-  const graph = await loadRoutingGraph(db, tenant);
-  const numbers = await db
-    .selectFrom('phone_numbers')
-    .select(['id', 'number', 'destination_type', 'destination_id'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .where('destination_type', 'in', ['user', 'extension', 'call_flow', 'ivr', 'queue'])
-    .execute();
+  const [graph, numbers] = await Promise.all([
+    loadRoutingGraph(db, tenant),
+    numberDestinations(db, tenant, ['user', 'extension', 'call_flow', 'ivr', 'queue']),
+  ]);
   return problemsOf(graph, numbers);
 }
 

@@ -77,10 +77,10 @@ export async function replaceMembers(db: Kysely<DB>, tenant: Tenant, queueId: st
   if (members.length > 0) await db.insertInto('queue_members').values(members).execute();
 }
 
-/** Of these ids, those naming a live row of the PBX in `table` (users or extensions). */
-export async function liveIds(db: Kysely<DB>, tenant: Tenant, table: 'users' | 'extensions', ids: string[]): Promise<Set<string>> {
+/** Of these ids, those naming a live user of the PBX (extensions: the directory's `liveExtensionIds`). */
+export async function liveUserIds(db: Kysely<DB>, tenant: Tenant, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.selectFrom(table).select('id').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).where('id', 'in', ids).execute();
+  const rows = await db.selectFrom('users').select('id').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).where('id', 'in', ids).execute();
   return new Set(rows.map((row) => row.id));
 }
 
@@ -92,16 +92,5 @@ const usersById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] })
 export async function memberUsers(db: Kysely<DB>, tenant: Tenant, ids: string[]) {
   if (ids.length === 0) return new Map<string, { id: string; first_name: string; last_name: string; email: string }>();
   const rows = await usersById(db, { pbxId: tenant.pbxId, ids });
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-const extensionsById = valuesQuery((db, v: { pbxId: string; ids: readonly string[] }) =>
-  db.selectFrom('extensions').select(['id', 'number', 'name']).where('pbx_id', '=', v.pbxId).where('id', 'in', v.ids),
-);
-
-/** Summaries of the tenant's extensions by id (deleted ones included). */
-export async function memberExtensions(db: Kysely<DB>, tenant: Tenant, ids: string[]) {
-  if (ids.length === 0) return new Map<string, { id: string; number: string; name: string }>();
-  const rows = await extensionsById(db, { pbxId: tenant.pbxId, ids });
   return new Map(rows.map((row) => [row.id, row]));
 }

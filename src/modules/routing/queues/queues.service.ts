@@ -7,7 +7,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { collectFieldErrors, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { existsInPbx, refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { pbxCountry } from '../../directory/index.js';
+import { extensionSummaries, liveExtensionIds, pbxCountry } from '../../directory/index.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { QueueMemberTable, QueueTable } from '../routing.tables.js';
 import { checkDestination, DESTINATION_TABLES, type DestinationInput, type DestinationType, type ResolvedDestination } from '../shared/destinations.js';
@@ -16,8 +16,7 @@ import {
   findQueue,
   insertQueue,
   listQueues,
-  liveIds,
-  memberExtensions,
+  liveUserIds,
   membersOfQueues,
   memberUsers,
   replaceMembers,
@@ -168,7 +167,7 @@ export class QueuesService {
     );
     const idsOf = (type: QueueMemberRow['member_type']) => [...new Set(members.filter((m) => m.member_type === type).map((m) => m.member_id))];
     const users = include.has('members.user') ? await memberUsers(db, tenant, idsOf('user')) : undefined;
-    const extensions = include.has('members.extension') ? await memberExtensions(db, tenant, idsOf('extension')) : undefined;
+    const extensions = include.has('members.extension') ? await extensionSummaries(db, tenant, idsOf('extension')) : undefined;
     const sound = await includedSounds(db, tenant, rows, include);
 
     const byQueue = new Map<string, QueueMemberView[]>();
@@ -239,7 +238,7 @@ export class QueuesService {
   /** Each member once, each a live user or extension of the PBX (a disabled user may be one); errors name `members.N.id`. */
   private async checkMembers(db: Kysely<DB>, tenant: Tenant, queueId: string, members: MemberInput[]): Promise<Array<Insertable<QueueMemberTable>>> {
     const idsOf = (type: MemberInput['type']) => [...new Set(members.filter((m) => m.type === type).map((m) => m.id))];
-    const live = { user: await liveIds(db, tenant, 'users', idsOf('user')), extension: await liveIds(db, tenant, 'extensions', idsOf('extension')) };
+    const live = { user: await liveUserIds(db, tenant, idsOf('user')), extension: await liveExtensionIds(db, tenant, idsOf('extension')) };
     const errors: FieldErrors = {};
     const seen = new Set<string>();
     members.forEach((member, index) => {
@@ -261,7 +260,7 @@ export class QueuesService {
 
   private async liveMembers(db: Kysely<DB>, tenant: Tenant, members: QueueMemberRow[]): Promise<QueueMemberRow[]> {
     const idsOf = (type: QueueMemberRow['member_type']) => members.filter((m) => m.member_type === type).map((m) => m.member_id);
-    const live = { user: await liveIds(db, tenant, 'users', idsOf('user')), extension: await liveIds(db, tenant, 'extensions', idsOf('extension')) };
+    const live = { user: await liveUserIds(db, tenant, idsOf('user')), extension: await liveExtensionIds(db, tenant, idsOf('extension')) };
     return members.filter((member) => live[member.member_type].has(member.member_id));
   }
 }

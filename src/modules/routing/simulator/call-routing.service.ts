@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { toE164 } from '../../directory/index.js';
+import { numberDestination, toE164 } from '../../directory/index.js';
 import { callerRoute } from '../../address-book/index.js';
 import { loadRoutingGraph } from '../graph/model.js';
 import { routingProblems } from '../graph/validate.js';
@@ -21,15 +21,7 @@ export class CallRoutingService {
   async simulate(tenant: Tenant, body: Static<typeof SimulateBody>): Promise<Static<typeof Simulation>> {
     const graph = await loadRoutingGraph(this.ctx.db, tenant);
     const dialled = toE164(body.number, graph.country);
-    const number = dialled
-      ? await this.ctx.db
-          .selectFrom('phone_numbers')
-          .select(['id', 'number', 'label', 'destination_type', 'destination_id'])
-          .where('pbx_id', '=', tenant.pbxId)
-          .where('number', '=', dialled)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst()
-      : undefined;
+    const number = dialled ? await numberDestination(this.ctx.db, tenant, dialled) : undefined;
     if (!number) throw new NotFound('Phone number not found.');
     const at = body.at ? new Date(body.at) : this.ctx.clock.now();
     const local = localInstant(at, graph.timezone);
