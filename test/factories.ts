@@ -148,18 +148,41 @@ export async function createCallerIdentity(ctx: AppContext, tenant: TestTenant, 
   return { number, identity };
 }
 
-// Workforce (issue #13): the organisation, created through the module services.
+// Workforce (issue #13): the organisation, created through the module services. Each makes its
+// tenant when given none; the row's spellings (`name`, `legal_holidays`, `userId`) are taken too.
 
-export async function createCompany(ctx: AppContext, tenant: TestTenant, fields: Partial<CreateCompanyInput> = {}) {
-  return new CompaniesService(ctx).create(tenant, { company: `Company ${unique()}`, country_cc: 'LU', ...fields });
+/** A company (Luxembourg unless told), of the tenant given or of a new one. */
+export async function createCompany(
+  ctx: AppContext,
+  tenant?: TestTenant,
+  fields: Partial<CreateCompanyInput> & { name?: string; legal_holidays?: number } = {},
+) {
+  const { name, legal_holidays, ...body } = fields;
+  return new CompaniesService(ctx).create(tenant ?? (await createTenant(ctx)), {
+    company: name ?? `Company ${unique()}`,
+    country_cc: 'LU',
+    ...(legal_holidays === undefined ? {} : { legalHolidays: legal_holidays }),
+    ...body,
+  });
 }
 
-export async function createDepartment(ctx: AppContext, tenant: TestTenant, fields: { name?: string; company_id?: string | null } = {}) {
-  return new DepartmentsService(ctx).create(tenant, { name: fields.name ?? `Department ${unique()}`, company_id: fields.company_id ?? null });
+/** A department (of no company unless told), of the tenant given or of a new one. */
+export async function createDepartment(ctx: AppContext, tenant?: TestTenant, fields: { name?: string; company_id?: string | null } = {}) {
+  return new DepartmentsService(ctx).create(tenant ?? (await createTenant(ctx)), {
+    name: fields.name ?? `Department ${unique()}`,
+    company_id: fields.company_id ?? null,
+  });
 }
 
-/** An employee of the tenant (in its name order), optionally linked to a user. */
-export async function createEmployee(ctx: AppContext, tenant: TestTenant, fields: Partial<CreateEmployeeInput> = {}) {
+/** An employee (in the tenant's name order), of the tenant given or of a new one; `user_id` (or `userId`) links that user to it. */
+export async function createEmployee(ctx: AppContext, tenant?: TestTenant, fields: Partial<CreateEmployeeInput> & { userId?: string } = {}) {
+  const owner = tenant ?? (await createTenant(ctx));
+  const { userId, ...body } = fields;
   const service = new EmployeesService(ctx);
-  return service.create(tenant, await service.nameOrder(tenant), { first_name: 'Test', last_name: `Employee ${unique()}`, ...fields });
+  return service.create(owner, await service.nameOrder(owner), {
+    first_name: 'Test',
+    last_name: `Employee ${unique()}`,
+    ...(userId === undefined ? {} : { user_id: userId }),
+    ...body,
+  });
 }

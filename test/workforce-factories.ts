@@ -1,82 +1,14 @@
 /**
- * Test-only: the workforce's organisation rows (companies, departments, employees, the user link)
- * written straight into the tables, so the time side can be tested on its own. Each factory takes
- * what it needs and makes nothing else.
+ * Test-only: workforce tenants for the time side (its organisation made by the factories of
+ * ./factories.ts, which this file passes on for the tests that import them from here).
  */
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../src/platform/context.js';
 import type { Tenant } from '../src/platform/tenancy.js';
 import type { CompanyRow } from '../src/modules/workforce/companies/company-view.js';
-import type { DepartmentRow } from '../src/modules/workforce/departments/departments.queries.js';
-import type { EmployeeRow } from '../src/modules/workforce/shared/employees.js';
-import { createAdmin, createKey, createTenant, createUser } from './factories.js';
+import { createAdmin, createCompany, createDepartment, createEmployee, createKey, createTenant, createUser } from './factories.js';
 
-const now = (ctx: AppContext) => ctx.clock.now().toISOString();
-
-export async function createCompany(
-  ctx: AppContext,
-  tenant: Tenant,
-  fields: Partial<Pick<CompanyRow, 'name' | 'country_cc' | 'region' | 'street' | 'postal_code' | 'city' | 'legal_holidays' | 'full_time'>> = {},
-): Promise<CompanyRow> {
-  const id = randomUUID();
-  await ctx.db
-    .insertInto('companies')
-    .values({
-      id,
-      pbx_id: tenant.pbxId,
-      name: fields.name ?? `Company ${id.slice(0, 8)}`,
-      street: fields.street ?? null,
-      postal_code: fields.postal_code ?? null,
-      city: fields.city ?? null,
-      country_cc: fields.country_cc ?? 'LU',
-      region: fields.region ?? null,
-      ...(fields.legal_holidays === undefined ? {} : { legal_holidays: fields.legal_holidays }),
-      ...(fields.full_time === undefined ? {} : { full_time: fields.full_time }),
-      created_at: now(ctx),
-      updated_at: now(ctx),
-    })
-    .execute();
-  return ctx.db.selectFrom('companies').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
-
-export async function createDepartment(ctx: AppContext, tenant: Tenant, fields: { name?: string; company_id?: string | null } = {}): Promise<DepartmentRow> {
-  const id = randomUUID();
-  await ctx.db
-    .insertInto('departments')
-    .values({
-      id,
-      pbx_id: tenant.pbxId,
-      company_id: fields.company_id ?? null,
-      name: fields.name ?? `Department ${id.slice(0, 8)}`,
-      created_at: now(ctx),
-      updated_at: now(ctx),
-    })
-    .execute();
-  return ctx.db.selectFrom('departments').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
-
-/** An employee; `userId` links that user to it (users.employee_id). */
-export async function createEmployee(
-  ctx: AppContext,
-  tenant: Tenant,
-  fields: { first_name?: string; last_name?: string; ext_id?: string | null; userId?: string } = {},
-): Promise<EmployeeRow> {
-  const id = randomUUID();
-  await ctx.db
-    .insertInto('employees')
-    .values({
-      id,
-      pbx_id: tenant.pbxId,
-      ext_id: fields.ext_id === undefined ? `E-${id.slice(0, 8)}` : fields.ext_id,
-      first_name: fields.first_name ?? 'Erika',
-      last_name: fields.last_name ?? 'Muster',
-      created_at: now(ctx),
-      updated_at: now(ctx),
-    })
-    .execute();
-  if (fields.userId) await ctx.db.updateTable('users').set({ employee_id: id }).where('id', '=', fields.userId).execute();
-  return ctx.db.selectFrom('employees').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-}
+export { createCompany, createDepartment, createEmployee };
 
 /**
  * The demo plan's organisation for one tenant, as the workforce organisation seed makes it: its

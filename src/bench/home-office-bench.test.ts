@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../platform/clock.js';
 import { apiCaller, useTestApp } from '../../test/helpers.js';
-import { createAdmin, createUser } from '../../test/factories.js';
-import { createCompany, createEmployee } from '../../test/workforce-factories.js';
+import { createAdmin, createCompany, createEmployee, createUser } from '../../test/factories.js';
 import { monthOf, seedHomeOffice } from './home-office-bench.js';
 
 describe('the home-office calendar benchmark seed', () => {

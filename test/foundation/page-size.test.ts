@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
-import { createAdmin, createKey } from '../factories.js';
-import { createEmployee } from '../workforce-factories.js';
+import { createAdmin, createEmployee, createKey } from '../factories.js';
 import { createIvr } from '../routing-factories.js';
 
 interface Parameter {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createTenant, createUser } from '../../../../test/factories.js';
-import { createCompany, createDepartment, createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
+import { createAdmin, createCompany, createDepartment, createEmployee, createTenant, createUser } from '../../../../test/factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 
 /** Sunday 15 March 2026, 10:00 in Luxembourg: the tenant's today is 2026-03-15. */
 const NOW = '2026-03-15T09:00:00.000Z';

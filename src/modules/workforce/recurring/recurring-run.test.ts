@@ -5,7 +5,7 @@ import { claimJob, JobWorker } from '../../../platform/jobs/jobs.js';
 import { issueUserToken } from '../../../platform/auth/tokens.js';
 import { useTestApp } from '../../../../test/helpers.js';
 import { absenceFixtures, type TimeSetup } from '../../../../test/absence-fixtures.js';
-import { createEmployee } from '../../../../test/workforce-factories.js';
+import { createEmployee } from '../../../../test/factories.js';
 import { runRecurringTransaction } from './recurring-run.js';
 
 // 31 January, 11:00 in Luxembourg (the tenants' zone, CET/CEST like Berlin).

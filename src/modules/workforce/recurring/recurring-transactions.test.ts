@@ -1,9 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import { bearer, useTestApp } from '../../../../test/helpers.js';
-import { createKey } from '../../../../test/factories.js';
+import { createEmployee, createKey } from '../../../../test/factories.js';
 import { absenceFixtures, type TimeSetup } from '../../../../test/absence-fixtures.js';
-import { createEmployee } from '../../../../test/workforce-factories.js';
 
 // 31 January, 11:00 in Luxembourg (the test tenants' zone): the next month starts on 1 February, 00:00 CET = 23:00 UTC.
 const NOW = '2026-01-31T10:00:00.000Z';

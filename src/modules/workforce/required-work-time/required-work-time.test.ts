@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createTenant } from '../../../../test/factories.js';
-import { createCompany, createEmployee, createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
+import { createAdmin, createCompany, createEmployee, createTenant } from '../../../../test/factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
 import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
 import { requiredWorkTime } from './required-work-time.js';
 

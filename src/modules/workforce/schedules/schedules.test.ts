@@ -1,8 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
-import { createCompany, createDepartment, createEmployee } from '../../../../test/workforce-factories.js';
+import {
+  createAdmin,
+  createCompany,
+  createDepartment,
+  createEmployee,
+  createKey,
+  createTenant,
+  createUser,
+  type TestTenant,
+} from '../../../../test/factories.js';
 import { ManualClock } from '../../../platform/clock.js';
 
 /** Monday 23 November 2026, 11:00 in Luxembourg. */
