@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../src/platform/crypto.js';
 import { openTestDatabase } from '../database.js';
-import { bearer, buildTestApp, type TestApp } from '../helpers.js';
+import { bearer, buildTestApp, type TestApp, useTestApp } from '../helpers.js';
 import { createAdmin, createTenant, createUser } from '../factories.js';
 
 const me = (t: TestApp, token: string) => t.app.inject({ method: 'GET', url: '/api/v1/me', headers: bearer(token) });
 
 describe('cached tokens and profiles', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp();
-  });
-  afterAll(async () => t.close());
+  const t = useTestApp();
 
   it('refuses a token at once after its logout', async () => {
     const user = await createUser(t.ctx);
