@@ -44,19 +44,21 @@ export async function createTenant(
 /** Fixture users need not resist guessing: the cheapest argon2id there is (8 KiB, one pass). */
 const FIXTURE_PASSWORD_COST = { memoryCost: 8, timeCost: 1, parallelism: 1 };
 
+/** A user `createUser` or `createAdmin` made: its sign-in, a token, and its tenant. */
 export interface TestUser {
   id: string;
   pbxId: string;
   email: string;
   password: string;
   token: string;
+  tenant: TestTenant;
 }
 
 /** A user with a token; makes its tenant unless given one. */
 export async function createUser(
   ctx: AppContext,
   options: { tenant?: TestTenant; role?: 'admin' | 'user'; fields?: Partial<NewUser> } = {},
-): Promise<TestUser & { tenant: TestTenant }> {
+): Promise<TestUser> {
   const tenant = options.tenant ?? (await createTenant(ctx));
   const password = `pw-${unique()}-secret`;
   const email = `user-${unique()}@example.test`;

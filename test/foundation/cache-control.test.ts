@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, useTestApp } from '../helpers.js';
-import { createAdmin, createKey, createUser } from '../factories.js';
+import { createAdmin, createKey, createUser, type TestUser } from '../factories.js';
 
 describe('Cache-Control: no-store', () => {
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   const t = useTestApp();
   beforeAll(async () => {
     admin = await createAdmin(t.ctx);

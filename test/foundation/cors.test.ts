@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { bearer, buildTestApp, useTestApp } from '../helpers.js';
-import { createUser } from '../factories.js';
+import { createUser, type TestUser } from '../factories.js';
 
 const WEB_APP = 'https://app.pbx.example';
 const LOCAL_DEV = 'http://localhost:5173';
@@ -59,7 +59,7 @@ describe('CORS off (no CORS_ORIGINS)', () => {
 });
 
 describe('CORS for the configured origins', () => {
-  let user: Awaited<ReturnType<typeof createUser>>;
+  let user: TestUser;
   const t = useTestApp({ env: { CORS_ORIGINS: `${WEB_APP},${LOCAL_DEV}` } });
   beforeAll(async () => {
     user = await createUser(t.ctx);

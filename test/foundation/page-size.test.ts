@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp } from '../helpers.js';
-import { createAdmin, createEmployee, createKey } from '../factories.js';
+import { createAdmin, createEmployee, createKey, type TestUser } from '../factories.js';
 import { createIvr } from '../routing-factories.js';
 
 interface Parameter {
@@ -29,7 +29,7 @@ function listsOf(document: { servers: Array<{ url: string }>; paths: Record<stri
 describe('page size on every list of the OpenAPI document', () => {
   let t: TestApp;
   let lists: ReturnType<typeof listsOf>;
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   let employeeId: string;
   let ivrId: string;
   /** For the lists only the PBX key may read (recurring transactions). */

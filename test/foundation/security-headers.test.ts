@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, buildTestApp, type TestApp, useTestApp } from '../helpers.js';
-import { createUser } from '../factories.js';
+import { createUser, type TestUser } from '../factories.js';
 
 /** `default-src 'none';frame-ancestors 'none'` as a map of directive to its sources. */
 function directives(header: unknown): Record<string, string[]> {
@@ -22,7 +22,7 @@ async function docsPage(t: TestApp) {
 }
 
 describe('security headers', () => {
-  let user: Awaited<ReturnType<typeof createUser>>;
+  let user: TestUser;
   const t = useTestApp();
   beforeAll(async () => {
     user = await createUser(t.ctx);

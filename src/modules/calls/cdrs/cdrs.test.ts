@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createKey, createTenant, createUser, type TestTenant, type TestUser } from '../../../../test/factories.js';
 import { buildCdr, matchesSchema, nextCdrId } from './cdrs.fixtures.js';
 import { CallDetailRecord, CallHistoryEntry } from './cdrs.schemas.js';
 import { stageRecording } from './recordings.js';
@@ -56,7 +56,7 @@ describe('call detail records', () => {
   let t: TestApp;
   let tenant: TestTenant;
   let serverKey: string;
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
 
   const push = (records: IngestCdrView[], key = serverKey) =>
     t.app.inject({ method: 'POST', url: '/api/v1/cdrs', headers: bearer(key), payload: { cdrs: records } });
@@ -279,11 +279,11 @@ describe('call detail records', () => {
 
   describe('list', () => {
     let listTenant: TestTenant;
-    let listAdmin: Awaited<ReturnType<typeof createAdmin>>;
+    let listAdmin: TestUser;
     let key: string;
-    let anna: Awaited<ReturnType<typeof createUser>>;
-    let ben: Awaited<ReturnType<typeof createUser>>;
-    let cleo: Awaited<ReturnType<typeof createUser>>;
+    let anna: TestUser;
+    let ben: TestUser;
+    let cleo: TestUser;
     const ids: Record<string, number> = {};
 
     beforeAll(async () => {

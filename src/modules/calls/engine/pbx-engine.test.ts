@@ -12,6 +12,7 @@ import {
   createTenant,
   createUser,
   type TestTenant,
+  type TestUser,
 } from '../../../../test/factories.js';
 import { AmiTestPeer } from '../../../../test/ami-test-peer.js';
 import { AmiEventListener, cdrIdOf, handleAmiEvent } from './ami/events.js';
@@ -171,7 +172,7 @@ describe('PBX engine settings and calls over AMI', () => {
 
   describe('POST /calls/new over AMI', () => {
     let tenant: TestTenant;
-    let user: Awaited<ReturnType<typeof createUser>>;
+    let user: TestUser;
     let device: Awaited<ReturnType<typeof createSipDevice>>;
     let identityNumber = '';
 

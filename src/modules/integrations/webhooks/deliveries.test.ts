@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin } from '../../../../test/factories.js';
+import { createAdmin, type TestUser } from '../../../../test/factories.js';
 
 describe('webhook delivery log: sorting', () => {
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   const ids: Record<string, string> = {};
   const t = useTestApp({ config: { jobWorkerEnabled: false } });
   beforeAll(async () => {

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createKey, createUser, type TestTenant, type TestUser } from '../../../../test/factories.js';
 import { createIvr, createSoundFile } from '../../../../test/routing-factories.js';
 
 const FLOW_KEYS = ['created_at', 'deleted_at', 'description', 'entry', 'id', 'name', 'nodes', 'pbx_id', 'updated_at'];
 
 describe('call flows and the routing graph', () => {
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   let tenant: TestTenant;
-  let agent: Awaited<ReturnType<typeof createUser>>;
+  let agent: TestUser;
   const t = useTestApp();
   beforeAll(async () => {
     admin = await createAdmin(t.ctx);

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createUser, type TestTenant } from '../../../../test/factories.js';
+import { createAdmin, createKey, createUser, type TestTenant, type TestUser } from '../../../../test/factories.js';
 import { createSoundFile } from '../../../../test/routing-factories.js';
 
 interface Step {
@@ -12,10 +12,10 @@ interface Step {
 }
 
 describe('the route simulator', () => {
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   let tenant: TestTenant;
-  let agent: Awaited<ReturnType<typeof createUser>>;
-  let seller: Awaited<ReturnType<typeof createUser>>;
+  let agent: TestUser;
+  let seller: TestUser;
   let ids: Record<string, string>;
   const call = apiCaller(() => t);
   const NUMBER = '+35227555000';

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { apiCaller, bearer, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { createAdmin, createKey, createTenant, createUser, type TestUser } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/imports.js';
 import { toneWav } from './wav.js';
 
@@ -78,7 +78,7 @@ function amplitudeAt(samples: Float64Array, hz: number): number {
 }
 
 describe('sound files: the version the PBX plays (8 kHz mono 16-bit PCM WAV)', () => {
-  let admin: Awaited<ReturnType<typeof createAdmin>>;
+  let admin: TestUser;
   const t = useTestApp();
   beforeAll(async () => {
     admin = await createAdmin(t.ctx);
