@@ -1,21 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../test/helpers.js';
 import { seedDemo } from '../../demo-seed.js';
 import { issueUserToken } from '../../platform/auth/tokens.js';
 
 const DATA_DIR = `/tmp/pbx-api-cdrs-seed-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 describe('call history demo seed', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
-  });
-  afterAll(async () => {
-    await t.close();
+  // Registered before useTestApp(), so it runs after the app is closed (after-hooks run in reverse).
+  afterAll(() => {
     rmSync(DATA_DIR, { recursive: true, force: true });
   });
+  const t = useTestApp({ env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
 
   it('publishes a call, a recorded call and its playable recording for each tenant', async () => {
     const { seed } = await seedDemo(t.ctx);

@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../test/helpers.js';
 import { seedDemo, type DemoTenant } from '../../demo-seed.js';
 import { issueUserToken } from '../../platform/auth/tokens.js';
 
 const DATA_DIR = `/tmp/pbx-api-workforce-seed-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 describe('workforce demo seed', () => {
-  let t: TestApp;
   let tenants: DemoTenant[];
-  beforeAll(async () => {
-    t = await buildTestApp({ env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
-    tenants = (await seedDemo(t.ctx)).seed.tenants;
-  });
-  afterAll(async () => {
-    await t.close();
+  // Registered before useTestApp(), so it runs after the app is closed (after-hooks run in reverse).
+  afterAll(() => {
     rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+  const t = useTestApp({ env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+  beforeAll(async () => {
+    tenants = (await seedDemo(t.ctx)).seed.tenants;
   });
 
   const call = apiCaller(() => t);

@@ -2,7 +2,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../test/helpers.js';
+import { bearer, buildTestApp, useTestApp } from '../../../test/helpers.js';
 import { createAdmin, createUser } from '../../../test/factories.js';
 import { runImport, upload } from '../../../test/imports.js';
 import { isPrivateAddress } from '../net/addresses.js';
@@ -15,14 +15,17 @@ interface Received {
 }
 
 describe('webhooks', () => {
-  let t: TestApp;
   let server: Server;
   let base: string;
   const received: Received[] = [];
   let failNext = 0;
 
+  // Registered before useTestApp(), so it runs after the app is closed (after-hooks run in reverse).
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+  const t = useTestApp({ config: { jobWorkerEnabled: false, webhookAllowPrivate: true } });
   beforeAll(async () => {
-    t = await buildTestApp({ config: { jobWorkerEnabled: false, webhookAllowPrivate: true } });
     server = createServer((req, res) => {
       let body = '';
       req.on('data', (c) => (body += c));
@@ -40,10 +43,6 @@ describe('webhooks', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await t.close();
-    await new Promise((resolve) => server.close(resolve));
   });
 
   it('delivers signed import lifecycle events that verify with the PBX secret', async () => {

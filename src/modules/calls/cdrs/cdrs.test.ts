@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { answeredWithin, bearer, buildTestApp, inTwoChunks, type TestApp, useTestApp } from '../../../../test/helpers.js';
+import { answeredWithin, bearer, inTwoChunks, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser, type TestTenant, type TestUser } from '../../../../test/factories.js';
 import { buildCdr, matchesSchema, nextCdrId } from './cdrs.fixtures.js';
 import { CallDetailRecord, CallHistoryEntry } from './cdrs.schemas.js';
@@ -53,7 +53,6 @@ function wav(samples = 800): Buffer {
 }
 
 describe('call detail records', () => {
-  let t: TestApp;
   let tenant: TestTenant;
   let serverKey: string;
   let admin: TestUser;
@@ -63,15 +62,15 @@ describe('call detail records', () => {
   const get = (url: string, token: string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'GET', url, headers: { ...bearer(token), ...headers } });
 
+  // Registered before useTestApp(), so it runs after the app is closed (after-hooks run in reverse).
+  afterAll(() => {
+    rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+  const t = useTestApp({ env: { DATA_DIR } });
   beforeAll(async () => {
-    t = await buildTestApp({ env: { DATA_DIR } });
     tenant = await createTenant(t.ctx);
     admin = await createAdmin(t.ctx, tenant);
     serverKey = await createKey(t.ctx, tenant, 'pbx_server');
-  });
-  afterAll(async () => {
-    await t.close();
-    rmSync(DATA_DIR, { recursive: true, force: true });
   });
 
   describe('ingestion', () => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { seedDemo, type DemoTenant } from '../../../demo-seed.js';
 
 /** Wednesday 18 March 2026, 10:00 in Luxembourg. */
@@ -10,15 +10,14 @@ const NOW = '2026-03-18T09:00:00.000Z';
 const DATA_DIR = `/tmp/pbx-api-schedules-seed-${process.pid}-${randomUUID().slice(0, 8)}`;
 
 describe('shift schedules demo seed', () => {
-  let t: TestApp;
   let tenants: DemoTenant[];
-  beforeAll(async () => {
-    t = await buildTestApp({ clock: new ManualClock(NOW), env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false', RATE_LIMIT_PER_MINUTE: '100000' } });
-    tenants = (await seedDemo(t.ctx)).seed.tenants;
-  });
-  afterAll(async () => {
-    await t.close();
+  // Registered before useTestApp(), so it runs after the app is closed (after-hooks run in reverse).
+  afterAll(() => {
     rmSync(DATA_DIR, { recursive: true, force: true });
+  });
+  const t = useTestApp({ clock: new ManualClock(NOW), env: { DATA_DIR, JOB_WORKER: 'false', AMI_EVENTS: 'false', RATE_LIMIT_PER_MINUTE: '100000' } });
+  beforeAll(async () => {
+    tenants = (await seedDemo(t.ctx)).seed.tenants;
   });
   const call = apiCaller(() => t);
 
