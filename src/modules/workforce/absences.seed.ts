@@ -167,13 +167,16 @@ export const seedAbsences: DemoSeeder = async (ctx, demo) => {
     if (user) return user;
     return owner === adminEmployee ? pbxKey : admin;
   };
+  /** The actor the absence policy reads for a principal (absence-request.policy.ts). */
+  const actorOf = async (principal: Principal) => (await absences.caller(tenant, principal)).actor;
   /** Each validator in order decides its entry (`firstOnly`: only the first one does). */
   const decide = async (id: string, decision: 'approve' | 'reject', firstOnly = false) => {
     for (;;) {
       const row = await findAbsenceRequest(ctx.db, tenant, id);
       const entry = (await validatorsOf(ctx.db, tenant, [id])).get(id)?.find((candidate) => candidate.status === 'pending');
       if (!row || row.status !== 'pending' || !entry) return;
-      await moves[decision](tenant, decider(entry.employee_id, row.employee_id), id);
+      const principal = decider(entry.employee_id, row.employee_id);
+      await moves[decision](tenant, principal, await actorOf(principal), id);
       if (firstOnly || decision === 'reject') return;
     }
   };
@@ -190,16 +193,17 @@ export const seedAbsences: DemoSeeder = async (ctx, demo) => {
         const first = days.find((day) => day.day === period.start);
         if ((await validatorPlan(ctx.db, tenant, person.id, first?.contract?.department_id)).length < 2) continue;
       }
-      const { id } = await absences.create(tenant, asker(person), person.id, { ...plan.body, start: period.start, end: period.end });
+      const actor = await actorOf(asker(person));
+      const { id } = await absences.create(tenant, asker(person), actor, person.id, { ...plan.body, start: period.start, end: period.end });
       ids.set(plan.key, id);
-      if (plan.outcome === 'canceled') await moves.cancel(tenant, asker(person), id);
+      if (plan.outcome === 'canceled') await moves.cancel(tenant, actor, id);
       else if (plan.outcome === 'rejected') await decide(id, 'reject');
       else if (plan.outcome === 'half_approved') await decide(id, 'approve', true);
       else if (plan.outcome !== 'pending') {
         await decide(id, 'approve');
         if (plan.outcome === 'pending_removal' || plan.outcome === 'removed') {
-          const removal = await moves.requestRemoval(tenant, asker(person), id);
-          if (plan.outcome === 'removed') await decide(removal, 'approve');
+          const removal = await moves.requestRemoval(tenant, asker(person), actor, id);
+          if (plan.outcome === 'removed') await decide(removal.id, 'approve');
         }
       }
     }

@@ -8,8 +8,9 @@
  *   removal row accepted -> the request is removed and its balance credited back;
  *   removal row rejected or canceled -> the request is accepted again.
  * A validator decides its own entry; an administrator or the PBX key decides every entry still
- * pending at once. Nobody decides a request of their own. Each move runs in one transaction with
- * the row locked, so concurrent decisions cannot debit twice.
+ * pending at once. Nobody decides a request of their own (absence-request.policy.ts). Each move
+ * runs in one transaction with the row locked, so concurrent decisions cannot debit twice, and
+ * answers the row as it wrote it, with its validator entries, for the presenter.
  */
 import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
@@ -18,18 +19,17 @@ import { recordAudit } from '../../../platform/audit/audit.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { callerEmployee, managesEmployees, type EmployeeRow } from '../shared/employees.js';
 import { findContract } from '../contracts/contracts.queries.js';
 import type { StoredAbsenceStatus } from '../workforce.tables.js';
+import { canDecide, canSee, canWithdraw, entriesDecidedBy, type AbsenceActor } from './absence-request.policy.js';
 import {
   decideValidators,
   findAbsenceRequest,
-  lockAbsenceRequest,
+  findLoadedAbsence,
   pendingRemovalOf,
   updateAbsenceRequest,
-  validatorsOf,
-  type AbsenceRow,
   type AbsenceTableRow,
+  type LoadedAbsence,
 } from './absence-requests.queries.js';
 import { exposedType, periodOf, requestedTimeOf } from './absence-view.js';
 import { validatorPlan } from './approvals.js';
@@ -56,64 +56,61 @@ function notPending(row: AbsenceTableRow, move: string): ValidationFailed {
 export class AbsenceMovesService {
   constructor(private readonly ctx: AppContext) {}
 
-  approve(tenant: Tenant, principal: Principal, id: string) {
-    return this.decide(tenant, principal, id, 'accepted');
+  approve(tenant: Tenant, principal: Principal, actor: AbsenceActor, id: string) {
+    return this.decide(tenant, principal, actor, id, 'accepted');
   }
 
-  reject(tenant: Tenant, principal: Principal, id: string) {
-    return this.decide(tenant, principal, id, 'rejected');
+  reject(tenant: Tenant, principal: Principal, actor: AbsenceActor, id: string) {
+    return this.decide(tenant, principal, actor, id, 'rejected');
   }
 
   /** Runs a move on the locked row; the caller must see the row (else 404, as for a read). */
   private async move<T>(
     tenant: Tenant,
-    principal: Principal,
+    actor: AbsenceActor,
     id: string,
-    run: (trx: Transaction<DB>, row: AbsenceRow, caller: EmployeeRow | undefined, now: string) => Promise<T>,
+    run: (trx: Transaction<DB>, row: LoadedAbsence, now: string) => Promise<T>,
   ): Promise<T> {
-    const caller = await callerEmployee(this.ctx.db, tenant, principal);
     return this.ctx.db.transaction().execute(async (trx) => {
-      await lockAbsenceRequest(trx, this.ctx.dialect, tenant, id);
-      const row = await findAbsenceRequest(trx, tenant, id);
-      if (!row) throw new NotFound(ABSENCE_NOT_FOUND);
-      if (!managesEmployees(principal) && row.employee_id !== caller?.id) {
-        const entries = (await validatorsOf(trx, tenant, [id])).get(id) ?? [];
-        if (!entries.some((entry) => caller && entry.employee_id === caller.id)) throw new NotFound(ABSENCE_NOT_FOUND);
-      }
+      const row = await findLoadedAbsence(trx, tenant, id, this.ctx.dialect);
+      if (!row || !canSee(actor, row)) throw new NotFound(ABSENCE_NOT_FOUND);
       if (row.adjustment)
         throw ValidationFailed.field(
           'status',
           'This row is a balance adjustment written by a recurring transaction, not a request: it cannot be approved, rejected, canceled or taken back.',
         );
-      return run(trx, row, caller, this.ctx.clock.now().toISOString());
+      return run(trx, row, this.ctx.clock.now().toISOString());
     });
   }
 
-  private async decide(tenant: Tenant, principal: Principal, id: string, decision: Decision): Promise<string> {
-    await this.move(tenant, principal, id, async (trx, row, caller, now) => {
-      if (principal.kind === 'user' && caller && row.employee_id === caller.id) throw new Forbidden('You may not decide a request of your own.');
+  private decide(tenant: Tenant, principal: Principal, actor: AbsenceActor, id: string, decision: Decision): Promise<LoadedAbsence> {
+    return this.move(tenant, actor, id, async (trx, row, now) => {
+      if (!canDecide(actor, row)) throw new Forbidden('You may not decide a request of your own.');
       if (row.status !== 'pending') throw notPending(row, decision === 'accepted' ? 'approved' : 'rejected');
-      const entries = (await validatorsOf(trx, tenant, [id])).get(id) ?? [];
-      const mine = managesEmployees(principal)
-        ? entries.filter((entry) => entry.status === 'pending')
-        : entries.filter((entry) => caller && entry.employee_id === caller.id && entry.status === 'pending');
+      const mine = entriesDecidedBy(actor, row.validators);
       if (mine.length === 0) throw ValidationFailed.field('status', 'You have already decided this request.');
+      const decided = { status: decision, decided_by_user_id: principal.kind === 'user' ? principal.userId : null, decided_at: now };
       await decideValidators(
         trx,
         tenant,
         mine.map((entry) => entry.id),
-        { status: decision, decided_by_user_id: principal.kind === 'user' ? principal.userId : null, decided_at: now },
+        decided,
       );
-      const decided = new Set(mine.map((entry) => entry.id));
-      const allAccepted = entries.every((entry) => entry.status === 'accepted' || decided.has(entry.id));
-      if (decision === 'rejected') await this.close(trx, tenant, principal, row, 'rejected', now);
-      else if (allAccepted) await this.close(trx, tenant, principal, row, 'approved', now);
+      const settled = new Set(mine.map((entry) => entry.id));
+      const validators = row.validators.map((entry) => (settled.has(entry.id) ? { ...entry, ...decided } : entry));
+      const allAccepted = validators.every((entry) => entry.status === 'accepted');
+      const closed =
+        decision === 'rejected'
+          ? await this.close(trx, tenant, principal, row, 'rejected', now)
+          : allAccepted
+            ? await this.close(trx, tenant, principal, row, 'approved', now)
+            : {};
+      return { ...row, ...closed, validators };
     });
-    return id;
   }
 
-  /** The final decision: the row's status, and for a removal row what it does to its request. */
-  private async close(trx: Transaction<DB>, tenant: Tenant, principal: Principal, row: AbsenceRow, status: 'approved' | 'rejected', now: string) {
+  /** The final decision: the row's status, and for a removal row what it does to its request. Answers the row's changes. */
+  private async close(trx: Transaction<DB>, tenant: Tenant, principal: Principal, row: AbsenceTableRow, status: 'approved' | 'rejected', now: string) {
     const removed = row.removal_of_id ? await findAbsenceRequest(trx, tenant, row.removal_of_id) : undefined;
     let debited: number | null = null;
     if (removed) {
@@ -128,7 +125,8 @@ export class AbsenceMovesService {
     } else if (status === 'approved') {
       debited = await debitBalance(trx, tenant, row);
     }
-    await updateAbsenceRequest(trx, tenant, row.id, { status, decided_at: now, updated_at: now, ...(debited === null ? {} : { balance_debited: debited }) });
+    const changes = { status, decided_at: now, updated_at: now, ...(debited === null ? {} : { balance_debited: debited }) };
+    await updateAbsenceRequest(trx, tenant, row.id, changes);
     await recordAudit(trx, this.ctx.clock, {
       tenant,
       principal,
@@ -136,31 +134,33 @@ export class AbsenceMovesService {
       subject: { type: 'absence_request', id: removed?.id ?? row.id },
       details: { type: exposedType(row.type), working_days: row.working_days, balance_debited: debited },
     });
+    return changes;
   }
 
   /** The employee (or an administrator) withdraws a request still pending; a removal row withdrawn leaves its request accepted. */
-  async cancel(tenant: Tenant, principal: Principal, id: string): Promise<string> {
-    await this.move(tenant, principal, id, async (trx, row, caller, now) => {
-      if (!managesEmployees(principal) && row.employee_id !== caller?.id) throw new Forbidden('Only the employee or an administrator may cancel a request.');
+  cancel(tenant: Tenant, actor: AbsenceActor, id: string): Promise<LoadedAbsence> {
+    return this.move(tenant, actor, id, async (trx, row, now) => {
+      if (!canWithdraw(actor, row)) throw new Forbidden('Only the employee or an administrator may cancel a request.');
       if (row.status !== 'pending') throw notPending(row, 'canceled');
       if (row.removal_of_id) await updateAbsenceRequest(trx, tenant, row.removal_of_id, { status: 'approved', updated_at: now });
-      await updateAbsenceRequest(trx, tenant, row.id, { status: 'cancelled', decided_at: now, updated_at: now });
+      const changes = { status: 'cancelled', decided_at: now, updated_at: now } as const;
+      await updateAbsenceRequest(trx, tenant, row.id, changes);
+      return { ...row, ...changes };
     });
-    return id;
   }
 
   /**
    * The employee (or an administrator) asks to take an accepted request back: it becomes
    * pending_removal and a removal row, decided like a request by the current validators, is
-   * created. Answers the removal row's id.
+   * created. Answers the removal row.
    */
-  async requestRemoval(tenant: Tenant, principal: Principal, id: string): Promise<string> {
+  async requestRemoval(tenant: Tenant, principal: Principal, actor: AbsenceActor, id: string): Promise<LoadedAbsence> {
     const target = await findAbsenceRequest(this.ctx.db, tenant, id);
     // The validators the request's contract's department names now decide the removal; the amounts are the request's own.
     const contract = target?.contract_id ? await findContract(this.ctx.db, tenant, target.contract_id) : undefined;
     const plan = target ? await validatorPlan(this.ctx.db, tenant, target.employee_id, contract?.department_id) : [];
-    return this.move(tenant, principal, id, async (trx, row, caller, now) => {
-      if (!managesEmployees(principal) && row.employee_id !== caller?.id) throw new Forbidden('Only the employee or an administrator may take a request back.');
+    return this.move(tenant, actor, id, async (trx, row, now) => {
+      if (!canWithdraw(actor, row)) throw new Forbidden('Only the employee or an administrator may take a request back.');
       if (row.removal_of_id) throw ValidationFailed.field('status', 'A removal request cannot itself be taken back; cancel it while it is pending.');
       if (row.status === 'pending_removal') {
         const pending = await pendingRemovalOf(trx, tenant, row.id);
@@ -198,7 +198,10 @@ export class AbsenceMovesService {
         () => undefined,
       );
       await updateAbsenceRequest(trx, tenant, row.id, { status: 'pending_removal', updated_at: now });
-      return removal.id;
+      // The removal row as the database wrote it (its defaults, its validator entries).
+      const written = await findLoadedAbsence(trx, tenant, removal.id);
+      if (!written) throw new Error(`removal row ${removal.id} not written`);
+      return written;
     });
   }
 }

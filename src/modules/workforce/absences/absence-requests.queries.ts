@@ -4,6 +4,7 @@ import type { DialectName } from '../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/days.js';
+import { whereVisibleTo } from './absence-request.policy.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
 
 type Executor = Kysely<DB> | Transaction<DB>;
@@ -54,13 +55,7 @@ function absencesOf(db: Executor, scope: AbsenceScope) {
   if (types?.length) query = query.where('absence_requests.type', 'in', types);
   if (from) query = query.where('absence_requests.end_day', '>=', from);
   if (to) query = query.where('absence_requests.start_day', '<=', to);
-  if (visibleTo)
-    query = query.where((eb) =>
-      eb.or([
-        eb('absence_requests.employee_id', '=', visibleTo),
-        eb('absence_requests.id', 'in', validatorEntries(db).where('absence_request_validators.employee_id', '=', visibleTo)),
-      ]),
-    );
+  if (visibleTo) query = query.where((eb) => whereVisibleTo(eb, visibleTo));
   if (scope.awaiting) {
     let entries = validatorEntries(db).where('absence_request_validators.status', '=', 'pending').where('absence_request_validators.pbx_id', '=', scope.pbxId);
     if (awaitingEmployeeId) entries = entries.where('absence_request_validators.employee_id', '=', awaitingEmployeeId);
@@ -92,6 +87,85 @@ export function findAbsenceRequest(db: Executor, tenant: Tenant, id: string): Pr
     .select('employees.ext_id')
     .where('absence_requests.id', '=', id)
     .executeTakeFirst();
+}
+
+/** A ledger row with every validator entry, in order: what the policy and the presenter read. */
+export type LoadedAbsence = AbsenceRow & { validators: ValidatorRow[] };
+
+/**
+ * A row with its validator entries, in one statement (the entries joined). `lock` serialises the
+ * moves of one request (two validators approving at once must debit once): PostgreSQL locks the
+ * row until the transaction ends, in a statement of its own (a statement that waited for the lock
+ * reads the other tables as they were when it began, so the entries are read after it); SQLite
+ * runs one writing transaction at a time.
+ */
+export async function findLoadedAbsence(db: Executor, tenant: Tenant, id: string, lock?: DialectName): Promise<LoadedAbsence | undefined> {
+  if (lock === 'postgres') await sql`select id from absence_requests where id = ${id} and pbx_id = ${tenant.pbxId} for update`.execute(db);
+  const rows = await absencesOf(db, { pbxId: tenant.pbxId })
+    .leftJoin('absence_request_validators as entry', (join) =>
+      join.onRef('entry.absence_request_id', '=', 'absence_requests.id').on('entry.pbx_id', '=', tenant.pbxId),
+    )
+    .selectAll('absence_requests')
+    .select([
+      'employees.ext_id',
+      'entry.id as entry_id',
+      'entry.position as entry_position',
+      'entry.employee_id as entry_employee_id',
+      'entry.status as entry_status',
+      'entry.decided_by_user_id as entry_decided_by_user_id',
+      'entry.decided_at as entry_decided_at',
+    ])
+    .where('absence_requests.id', '=', id)
+    .orderBy('entry.position')
+    .execute();
+  if (rows.length === 0) return undefined;
+  const {
+    entry_id: _id,
+    entry_position: _position,
+    entry_employee_id: _employee,
+    entry_status: _status,
+    entry_decided_by_user_id: _by,
+    entry_decided_at: _at,
+    ...row
+  } = rows[0];
+  const validators: ValidatorRow[] = [];
+  for (const entry of rows)
+    if (entry.entry_id !== null)
+      validators.push({
+        id: entry.entry_id,
+        pbx_id: tenant.pbxId,
+        absence_request_id: row.id,
+        position: entry.entry_position as number,
+        employee_id: entry.entry_employee_id,
+        status: entry.entry_status as ValidatorStatus,
+        decided_by_user_id: entry.entry_decided_by_user_id,
+        decided_at: entry.entry_decided_at,
+      });
+  return { ...row, validators };
+}
+
+/**
+ * What every absence route resolves once per request, in one statement: the live employee record
+ * a user token's user is linked to, and the tenant's half-day split and time zone.
+ */
+export async function callerAndSettings(
+  db: Kysely<DB>,
+  tenant: Tenant,
+  userId: string | null,
+): Promise<{ employeeId: string | null; halfDaySplit: string; timezone: string }> {
+  const base = db.selectFrom('pbxes').select(['pbxes.half_day_split', 'pbxes.timezone']).where('pbxes.id', '=', tenant.pbxId);
+  const row =
+    userId === null
+      ? await base.select(sql<string | null>`null`.as('employee_id')).executeTakeFirst()
+      : await base
+          .leftJoin('users', (join) => join.on('users.id', '=', userId).onRef('users.pbx_id', '=', 'pbxes.id').on('users.deleted_at', 'is', null))
+          .leftJoin('employees', (join) =>
+            join.onRef('employees.id', '=', 'users.employee_id').onRef('employees.pbx_id', '=', 'pbxes.id').on('employees.deleted_at', 'is', null),
+          )
+          .select('employees.id as employee_id')
+          .executeTakeFirst();
+  if (!row) throw new Error(`no PBX ${tenant.pbxId}`);
+  return { employeeId: row.employee_id, halfDaySplit: row.half_day_split, timezone: row.timezone };
 }
 
 /** Rows by id, in first-day order (unknown ids are left out). */
@@ -180,13 +254,4 @@ export async function decideValidators(
 ): Promise<void> {
   if (entryIds.length)
     await db.updateTable('absence_request_validators').set(decision).where('pbx_id', '=', tenant.pbxId).where('id', 'in', entryIds).execute();
-}
-
-/**
- * Serialises the moves of one request (two validators approving at once must debit once):
- * PostgreSQL locks the row until the transaction ends; SQLite runs one writing transaction at a time.
- */
-export async function lockAbsenceRequest(trx: Transaction<DB>, dialect: DialectName, tenant: Tenant, id: string): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await sql`select id from absence_requests where id = ${id} and pbx_id = ${tenant.pbxId} for update`.execute(trx);
 }

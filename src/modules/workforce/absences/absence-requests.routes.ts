@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
+import { resourceRoutes, type ResourceCall } from '../../../http/resource-routes.js';
 import type { AppContext } from '../../../platform/context.js';
 import { EmployeeParams, PbxParams } from '../shared/schemas.js';
-import type { AbsenceRow } from './absence-requests.queries.js';
+import type { AbsenceRow, LoadedAbsence } from './absence-requests.queries.js';
 import { AbsenceMovesService } from './absence-moves.service.js';
-import { AbsenceRequestsService } from './absence-requests.service.js';
+import { AbsenceRequestsService, type AbsenceCaller } from './absence-requests.service.js';
 import {
   AbsenceListQuery,
   AbsenceRequest,
@@ -30,15 +30,20 @@ const MOVE_RULES =
 export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new AbsenceRequestsService(ctx);
   const moves = new AbsenceMovesService(ctx);
-  const definition = { tags: ['Workforce: absences'], schema: AbsenceRequest };
+  // Every route resolves the caller (the policy's actor) and the tenant's settings once, in one statement.
+  const definition = {
+    tags: ['Workforce: absences'],
+    schema: AbsenceRequest,
+    scope: ({ tenant, principal }: ResourceCall): Promise<AbsenceCaller> => service.caller(tenant, principal),
+  };
   // Lists show next_availability when asked; single answers always do.
   const listed = resourceRoutes(app, ctx.config.baseUrl, {
     ...definition,
-    present: (rows: AbsenceRow[], { call, include }) => service.present(call.tenant, rows, include.has('next_availability')),
+    present: (rows: AbsenceRow[], { call, include }) => service.present(call.tenant, rows, include.has('next_availability'), call.scope.settings),
   });
   const single = resourceRoutes(app, ctx.config.baseUrl, {
     ...definition,
-    present: (rows: AbsenceRow[], { call }) => service.present(call.tenant, rows, true),
+    present: (rows: LoadedAbsence[], { call }) => service.present(call.tenant, rows, true, call.scope.settings),
   });
 
   listed.list('/:pbx_id/user/:employee_id/absence-requests', {
@@ -76,7 +81,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
       '(the message names it); type home_office (use the home-office request).',
     params: EmployeeParams,
     body: CreateAbsenceBody,
-    run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.employee_id, body),
+    run: ({ tenant, principal, scope, params, body }) => service.create(tenant, principal, scope.actor, params.employee_id, body),
   });
   listed.list('/:pbx_id/absence-requests', {
     auth: CALLERS,
@@ -90,10 +95,10 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
     params: PbxParams,
     querystring: AbsenceListQuery,
     defaultSort: DEFAULT_SORT,
-    fetch: ({ tenant, principal, query }, { sort, page }) =>
+    fetch: ({ tenant, scope, query }, { sort, page }) =>
       service.list(
         tenant,
-        principal,
+        scope.actor,
         {
           status: query['filter[status]'],
           type: query['filter[type]'],
@@ -112,11 +117,10 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
     summary: 'One absence request, with its next availability',
     description: 'Readable by its employee, its validators, administrators and the PBX key; anyone else and another tenant\u2019s row: 404.',
     params: AbsenceRequestParams,
-    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.absence_request),
+    load: ({ tenant, scope, params }) => service.get(tenant, scope.actor, params.absence_request),
   });
 
-  const load = (call: { tenant: Parameters<typeof service.get>[0]; principal: Parameters<typeof service.get>[1] }, id: string) =>
-    service.get(call.tenant, call.principal, id);
+  // Each move answers the row it wrote, with its validator entries: nothing is read again to present it.
   single.action('/:pbx_id/absence-requests/:absence_request/approve', {
     method: 'POST',
     auth: CALLERS,
@@ -128,7 +132,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
       'Accepting a removal row removes the request it takes back and credits that back. 403: the employee deciding its own request. 422: not pending, or the caller\u2019s entry already decided. ' +
       MOVE_RULES,
     params: AbsenceRequestParams,
-    run: async (call) => load(call, await moves.approve(call.tenant, call.principal, call.params.absence_request)),
+    run: ({ tenant, principal, scope, params }) => moves.approve(tenant, principal, scope.actor, params.absence_request),
   });
   single.action('/:pbx_id/absence-requests/:absence_request/reject', {
     method: 'POST',
@@ -139,7 +143,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
       'Rejecting a removal row leaves the request it would have taken back accepted. 403: the employee deciding its own request. 422: not pending, or the caller\u2019s entry already decided. ' +
       MOVE_RULES,
     params: AbsenceRequestParams,
-    run: async (call) => load(call, await moves.reject(call.tenant, call.principal, call.params.absence_request)),
+    run: ({ tenant, principal, scope, params }) => moves.reject(tenant, principal, scope.actor, params.absence_request),
   });
   single.action('/:pbx_id/absence-requests/:absence_request/cancel', {
     method: 'POST',
@@ -150,7 +154,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
       'A pending row becomes canceled; a canceled removal row leaves its request accepted. An accepted request is taken back with a removal instead. 403: a validator. 422: not pending. ' +
       MOVE_RULES,
     params: AbsenceRequestParams,
-    run: async (call) => load(call, await moves.cancel(call.tenant, call.principal, call.params.absence_request)),
+    run: ({ tenant, scope, params }) => moves.cancel(tenant, scope.actor, params.absence_request),
   });
   single.action('/:pbx_id/absence-requests/:absence_request/removal', {
     method: 'POST',
@@ -164,6 +168,6 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
       '403: a validator. 422: not accepted (a pending one is canceled instead), a removal already pending (named), or a removal row itself. ' +
       MOVE_RULES,
     params: AbsenceRequestParams,
-    run: async (call) => load(call, await moves.requestRemoval(call.tenant, call.principal, call.params.absence_request)),
+    run: ({ tenant, principal, scope, params }) => moves.requestRemoval(tenant, principal, scope.actor, params.absence_request),
   });
 }

@@ -5,10 +5,20 @@ import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findSettings } from '../settings/settings.queries.js';
 import { daysInclusive } from '../shared/days.js';
-import { callerEmployee, employeeForRead, managesEmployees, tenantToday } from '../shared/employees.js';
+import { todayIn } from '../shared/days.js';
+import { employeeForRead } from '../shared/employees.js';
 import { workCalendar } from '../required-work-time/work-calendar.js';
 import { absenceAmounts, type AbsencePeriod } from './absence-amounts.js';
-import { findAbsenceRequest, listAbsenceRequests, validatorsOf, type AbsenceFilters, type AbsenceRow } from './absence-requests.queries.js';
+import { absenceActor, canListAcross, canSee, type AbsenceActor } from './absence-request.policy.js';
+import {
+  callerAndSettings,
+  findLoadedAbsence,
+  listAbsenceRequests,
+  validatorsOf,
+  type AbsenceFilters,
+  type AbsenceRow,
+  type LoadedAbsence,
+} from './absence-requests.queries.js';
 import { MAX_PERIOD_DAYS, type AbsenceListFilters, type AbsenceRequestView, type CreateAbsenceInput } from './absence-requests.schemas.js';
 import { presentAbsence, storedStatuses, storedType, storedTypes } from './absence-view.js';
 import { validatorPlan } from './approvals.js';
@@ -24,24 +34,47 @@ function filtersOf(query: AbsenceListFilters): AbsenceFilters {
   return { statuses: storedStatuses(query.status), types: storedTypes(query.type), from: query.from, to: query.to, employeeId: query.employee_id };
 }
 
+/** What the absence routes resolve once per request (their `scope`): who asks, and the tenant's settings the answers need. */
+export interface AbsenceCaller {
+  actor: AbsenceActor;
+  settings: PresentSettings;
+}
+
+/** The tenant's settings an answer reads: the half-day split (hours of half days) and the time zone (today, for next_availability). */
+export interface PresentSettings {
+  halfDaySplit: string;
+  timezone: string;
+}
+
 /** Absence requests: asking, reading, listing (the moves live in absence-moves.service.ts). */
 export class AbsenceRequestsService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** Rows as the contract shows them; `withNext` adds next_availability (a few queries a row). */
-  async present(tenant: Tenant, rows: AbsenceRow[], withNext: boolean): Promise<AbsenceRequestView[]> {
-    const [validators, settings] = await Promise.all([
-      validatorsOf(
-        this.ctx.db,
-        tenant,
-        rows.map((row) => row.id),
-      ),
-      findSettings(this.ctx.db, tenant),
-    ]);
-    const split = settings?.half_day_split ?? '12:00';
-    const today = withNext ? await tenantToday(this.ctx, tenant) : '';
+  /** The actor and the tenant's settings, in one statement. */
+  async caller(tenant: Tenant, principal: Principal): Promise<AbsenceCaller> {
+    const { employeeId, ...settings } = await callerAndSettings(this.ctx.db, tenant, principal.kind === 'user' ? principal.userId : null);
+    return { actor: absenceActor(principal, employeeId), settings };
+  }
+
+  /**
+   * Rows as the contract shows them; `withNext` adds next_availability (a few queries a row). Rows
+   * loaded with their validator entries and the settings when given are not read again.
+   */
+  async present(tenant: Tenant, rows: Array<AbsenceRow | LoadedAbsence>, withNext: boolean, given?: PresentSettings): Promise<AbsenceRequestView[]> {
+    const unloaded = rows.filter((row) => !('validators' in row)).map((row) => row.id);
+    const [validators, settings] = await Promise.all([validatorsOf(this.ctx.db, tenant, unloaded), given ?? this.settings(tenant)]);
+    const split = settings.halfDaySplit;
+    const today = withNext ? todayIn(settings.timezone, this.ctx.clock) : '';
     const next = withNext ? await Promise.all(rows.map((row) => nextAvailabilityOf(this.ctx.db, tenant, row, split, today))) : [];
-    return rows.map((row, i) => presentAbsence(row, validators.get(row.id) ?? [], split, withNext ? next[i] : undefined));
+    return rows.map((row, i) =>
+      presentAbsence(row, 'validators' in row ? row.validators : (validators.get(row.id) ?? []), split, withNext ? next[i] : undefined),
+    );
+  }
+
+  private async settings(tenant: Tenant): Promise<PresentSettings> {
+    const row = await findSettings(this.ctx.db, tenant);
+    if (!row) throw new Error(`no PBX ${tenant.pbxId}`);
+    return { halfDaySplit: row.half_day_split, timezone: row.timezone };
   }
 
   async listForEmployee(tenant: Tenant, principal: Principal, employeeId: string, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {
@@ -50,36 +83,31 @@ export class AbsenceRequestsService {
   }
 
   /** Administrators and the PBX key see every row; an employee its own and those it validates. */
-  async list(tenant: Tenant, principal: Principal, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {
+  async list(tenant: Tenant, actor: AbsenceActor, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {
     const filters = filtersOf(query);
-    // Administrators and the PBX key decide every pending entry, so every pending row awaits them.
-    if (managesEmployees(principal))
+    if (!canListAcross(actor)) throw new Forbidden('You have no employee record.');
+    // Administrators and the PBX key decide every pending entry, so every pending row awaits them
+    // (a caller without an employee record who may list across is one of them).
+    if (actor.manages || actor.employeeId === null)
       return listAbsenceRequests(this.ctx.db, tenant, { ...filters, awaiting: query.awaiting_me ? { any: true } : undefined }, sort, page);
-    const own = await callerEmployee(this.ctx.db, tenant, principal);
-    if (!own) throw new Forbidden('You have no employee record.');
     return listAbsenceRequests(
       this.ctx.db,
       tenant,
-      { ...filters, visibleTo: own.id, awaiting: query.awaiting_me ? { employeeId: own.id } : undefined },
+      { ...filters, visibleTo: actor.employeeId, awaiting: query.awaiting_me ? { employeeId: actor.employeeId } : undefined },
       sort,
       page,
     );
   }
 
-  /** A row the caller may see: its own, one it validates, or any for administrators and the PBX key; else 404. */
-  async get(tenant: Tenant, principal: Principal, id: string): Promise<AbsenceRow> {
-    const row = await findAbsenceRequest(this.ctx.db, tenant, id);
-    if (!row) throw new NotFound(ABSENCE_NOT_FOUND);
-    if (managesEmployees(principal)) return row;
-    const own = await callerEmployee(this.ctx.db, tenant, principal);
-    if (own && row.employee_id === own.id) return row;
-    const entries = (await validatorsOf(this.ctx.db, tenant, [row.id])).get(row.id) ?? [];
-    if (own && entries.some((entry) => entry.employee_id === own.id)) return row;
-    throw new NotFound(ABSENCE_NOT_FOUND);
+  /** A row the caller may see (absence-request.policy.ts), with its validator entries; else 404. */
+  async get(tenant: Tenant, actor: AbsenceActor, id: string): Promise<LoadedAbsence> {
+    const row = await findLoadedAbsence(this.ctx.db, tenant, id);
+    if (!row || !canSee(actor, row)) throw new NotFound(ABSENCE_NOT_FOUND);
+    return row;
   }
 
   /** A legal absence, illness, special leave or time off against overtime, for the employee itself (or by an administrator for anyone). */
-  async create(tenant: Tenant, principal: Principal, employeeId: string, body: CreateAbsenceInput): Promise<AbsenceRow> {
+  async create(tenant: Tenant, principal: Principal, actor: AbsenceActor, employeeId: string, body: CreateAbsenceInput): Promise<LoadedAbsence> {
     const employee = await employeeForRead(this.ctx.db, tenant, principal, employeeId);
     const asked = periodOfInput(body);
     const days = await workCalendar(this.ctx.db, tenant, employee.id, asked.start, asked.end);
@@ -112,7 +140,7 @@ export class AbsenceRequestsService {
           );
       }),
     );
-    return this.get(tenant, principal, row.id);
+    return this.get(tenant, actor, row.id);
   }
 }
 
