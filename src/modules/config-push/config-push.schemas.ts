@@ -51,24 +51,39 @@ const pushFields = {
   finished_at: Nullable(DateTime()),
 };
 
+/** The demo's first push, the example of a push and of the versions (which add their files). */
+const PUSH_EXAMPLE = {
+  id: 'adde332c-60fe-431b-baa9-15cf79bb646c',
+  version: 1,
+  status: 'done',
+  reason: null,
+  engine: 'simulated',
+  hash: 'd0c095db2362280df9d0bf62f92d751c59b4aa116795707151547070de03a1a5',
+  rollback_of: null,
+  reloaded: [],
+  pushed_by: { kind: 'user', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc' },
+  created_at: '2026-11-02T08:30:00.000Z',
+  started_at: '2026-11-02T08:30:00.000Z',
+  finished_at: '2026-11-02T08:30:00.000Z',
+};
+
+/** What the demo's first version changed: every file added. */
+const DIFF_SUMMARY_EXAMPLE = {
+  base_version: null,
+  additions: 331,
+  deletions: 0,
+  files: [
+    { name: 'extensions.conf', status: 'added', additions: 241, deletions: 0 },
+    { name: 'musiconhold.conf', status: 'added', additions: 6, deletions: 0 },
+    { name: 'pjsip.conf', status: 'added', additions: 62, deletions: 0 },
+    { name: 'queues.conf', status: 'added', additions: 15, deletions: 0 },
+    { name: 'voicemail.conf', status: 'added', additions: 7, deletions: 0 },
+  ],
+};
+
 export const ConfigurationPush = Type.Object(pushFields, {
   $id: 'ConfigurationPush',
-  examples: [
-    {
-      id: 'adde332c-60fe-431b-baa9-15cf79bb646c',
-      version: 1,
-      status: 'done',
-      reason: null,
-      engine: 'simulated',
-      hash: 'd0c095db2362280df9d0bf62f92d751c59b4aa116795707151547070de03a1a5',
-      rollback_of: null,
-      reloaded: [],
-      pushed_by: { kind: 'user', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc' },
-      created_at: '2026-11-02T08:30:00.000Z',
-      started_at: '2026-11-02T08:30:00.000Z',
-      finished_at: '2026-11-02T08:30:00.000Z',
-    },
-  ],
+  examples: [PUSH_EXAMPLE],
   description: 'A push of the PBX configuration and its progress.',
 });
 
@@ -80,18 +95,7 @@ export const ConfigurationVersion = Type.Object(
     $id: 'ConfigurationVersion',
     examples: [
       {
-        id: 'adde332c-60fe-431b-baa9-15cf79bb646c',
-        version: 1,
-        status: 'done',
-        reason: null,
-        engine: 'simulated',
-        hash: 'd0c095db2362280df9d0bf62f92d751c59b4aa116795707151547070de03a1a5',
-        rollback_of: null,
-        reloaded: [],
-        pushed_by: { kind: 'user', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc' },
-        created_at: '2026-11-02T08:30:00.000Z',
-        started_at: '2026-11-02T08:30:00.000Z',
-        finished_at: '2026-11-02T08:30:00.000Z',
+        ...PUSH_EXAMPLE,
         files: [
           { name: 'extensions.conf', sha256: 'a33c9927dcf0f5281558f0c7c8de0ef826ec694ed9e0c59559d7b56ee56ca873', bytes: 13378 },
           { name: 'musiconhold.conf', sha256: '59115144bd402403403f22f37712e3b3130b18baac9be69740300792c585a6c7', bytes: 290 },
@@ -99,18 +103,7 @@ export const ConfigurationVersion = Type.Object(
           { name: 'queues.conf', sha256: 'b63bc2c32974b86777ab9b97515d7908c3349b29b06cfd16cf680d01ef9d185b', bytes: 533 },
           { name: 'voicemail.conf', sha256: '3e46baa4121411dac464ddcc9665e80c72db20cbc7ff505f1798ba74b563fe5b', bytes: 416 },
         ],
-        diff_summary: {
-          base_version: null,
-          additions: 331,
-          deletions: 0,
-          files: [
-            { name: 'extensions.conf', status: 'added', additions: 241, deletions: 0 },
-            { name: 'musiconhold.conf', status: 'added', additions: 6, deletions: 0 },
-            { name: 'pjsip.conf', status: 'added', additions: 62, deletions: 0 },
-            { name: 'queues.conf', status: 'added', additions: 15, deletions: 0 },
-            { name: 'voicemail.conf', status: 'added', additions: 7, deletions: 0 },
-          ],
-        },
+        diff_summary: DIFF_SUMMARY_EXAMPLE,
       },
     ],
     description: 'A version of the PBX configuration: every push makes one.',
@@ -130,18 +123,7 @@ export const ConfigurationVersionDetail = Type.Object(
     $id: 'ConfigurationVersionDetail',
     examples: [
       {
-        id: 'adde332c-60fe-431b-baa9-15cf79bb646c',
-        version: 1,
-        status: 'done',
-        reason: null,
-        engine: 'simulated',
-        hash: 'd0c095db2362280df9d0bf62f92d751c59b4aa116795707151547070de03a1a5',
-        rollback_of: null,
-        reloaded: [],
-        pushed_by: { kind: 'user', id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc', user_id: 'e84e9823-c8fa-4b5e-982c-30baaf0f0efc' },
-        created_at: '2026-11-02T08:30:00.000Z',
-        started_at: '2026-11-02T08:30:00.000Z',
-        finished_at: '2026-11-02T08:30:00.000Z',
+        ...PUSH_EXAMPLE,
         files: [
           {
             name: 'queues.conf',
@@ -160,18 +142,7 @@ export const ConfigurationVersionDetail = Type.Object(
         ],
         manifest:
           '{\n  "version": 1,\n  "pbx_id": "5b434841-6826-4eb7-9e1e-52f33261ad31",\n  "generated_at": "2026-11-02T08:30:00.000Z",\n  "hash": "d0c095db2362280df9d0bf62f92d751c59b4aa116795707151547070de03a1a5",\n  "files": [\n    {\n      "name": "extensions.conf",\n      "sha256": "a33c9927dcf0f5281558f0c7c8de0ef826ec694ed9e0c59559d7b56ee56ca873",\n      "bytes": 13378\n    },\n    {\n      "name": "musiconhold.conf",\n      "sha256": "59115144bd402403403f22f37712e3b3130b18baac9be69740300792c585a6c7",\n      "bytes": 290\n    },\n    {\n      "name": "pjsip.conf",\n      "sha256": "b4168ce16bbaa63d1de54903e349d3a0c183afefc1e266bcab6527f29b8247aa",\n      "bytes": 1760\n    },\n    {\n      "name": "queues.conf",\n      "sha256": "b63bc2c32974b86777ab9b97515d7908c3349b29b06cfd16cf680d01ef9d185b",\n      "bytes": 533\n    },\n    {\n      "name": "voicemail.conf",\n      "sha256": "3e46baa4121411dac464ddcc9665e80c72db20cbc7ff505f1798ba74b563fe5b",\n      "bytes": 416\n    }\n  ]\n}\n',
-        diff_summary: {
-          base_version: null,
-          additions: 331,
-          deletions: 0,
-          files: [
-            { name: 'extensions.conf', status: 'added', additions: 241, deletions: 0 },
-            { name: 'musiconhold.conf', status: 'added', additions: 6, deletions: 0 },
-            { name: 'pjsip.conf', status: 'added', additions: 62, deletions: 0 },
-            { name: 'queues.conf', status: 'added', additions: 15, deletions: 0 },
-            { name: 'voicemail.conf', status: 'added', additions: 7, deletions: 0 },
-          ],
-        },
+        diff_summary: DIFF_SUMMARY_EXAMPLE,
       },
     ],
     description: 'A version with its files.',
