@@ -10,6 +10,9 @@ import { withStatementCache } from './statement-cache.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
+/** What a query runs on: the database or a transaction of it (`Transaction<DB>` extends `Kysely<DB>`). */
+export type Executor = Kysely<DB>;
+
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;

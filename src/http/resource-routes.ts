@@ -22,25 +22,52 @@ export interface ResourceCall<P = unknown, Q = unknown, B = unknown, S = undefin
   scope: S;
 }
 
-/** What every route documents: who may call it, and its OpenAPI operation. */
+/** An operation's text in the OpenAPI document. */
+export interface OperationText {
+  summary: string;
+  description?: string;
+}
+
+/**
+ * A routes file's OpenAPI text, kept beside it in `<resource>.docs.ts` and keyed by operation id,
+ * so the routes file reads as a table of routes.
+ */
+export type OperationDocs = Record<string, OperationText>;
+
+/** What every route documents: who may call it, and its OpenAPI operation (text from the docs table when not given here). */
 interface RouteDoc {
   auth: RouteAuth;
   operationId: string;
-  summary: string;
+  summary?: string;
   description?: string;
   /** The route refuses with 409 `InUseError` while something points at the resource. */
   refusedWhileUsed?: boolean;
 }
 
+/** What routes of one file share: their tags, their docs table and the scope resolved once per request. */
+export interface RouteGroup<S> {
+  tags: string[];
+  docs?: OperationDocs;
+  /** Resolved once per request before the handler runs, and handed to it (and to a resource's `present`). */
+  scope?: (call: ResourceCall) => S | Promise<S>;
+}
+
+/** The parts of a route Fastify validates and serializes with. */
+interface RouteParts<P extends TSchema, Q extends TSchema, B extends TSchema> {
+  params?: P;
+  querystring?: Q;
+  body?: B;
+  /** The body may be left out (read as `{}`), where the contract says so. */
+  optionalBody?: boolean;
+  response: Record<number, TSchema>;
+}
+
 type NoParams = TObject<Record<string, never>>;
 type CallOf<P extends TSchema, Q extends TSchema, B extends TSchema, S> = ResourceCall<Static<P>, Static<Q>, Static<B>, S>;
 
-export interface ResourceDefinition<Row, View, S> {
-  tags: string[];
+export interface ResourceDefinition<Row, View, S> extends RouteGroup<S> {
   /** The item schema, with `$id`: registered once and referenced by every response. */
   schema: TSchema;
-  /** Resolved once per request before the handler runs, and handed to it and to `present`. */
-  scope?: (call: ResourceCall) => S | Promise<S>;
   /** Rows as the contract shows them to this caller; `include` holds the relations asked for. */
   present: (rows: Row[], context: { call: ResourceCall<unknown, unknown, unknown, S>; include: Set<string> }) => View[] | Promise<View[]>;
 }
@@ -60,41 +87,14 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
   // A schema another resource of this plugin already registered (a contact's groups) is reused.
   if (!definition.schema.$id || !app.getSchema(definition.schema.$id)) app.addSchema(definition.schema);
   const item = Type.Ref(definition.schema);
-  const { tags } = definition;
 
   const register = <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
     method: HTTPMethods,
     url: string,
     doc: RouteDoc,
-    parts: { params?: P; querystring?: Q; body?: B; optionalBody?: boolean; response: Record<number, TSchema> },
+    parts: RouteParts<P, Q, B>,
     handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
-  ) => {
-    app.route({
-      method,
-      url,
-      config: { auth: doc.auth },
-      // A body the contract calls optional may be left out: it reads as `{}`.
-      ...(parts.optionalBody
-        ? {
-            preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-              (request as { body?: unknown }).body ??= {};
-              done();
-            },
-          }
-        : {}),
-      schema: {
-        tags,
-        operationId: doc.operationId,
-        summary: doc.summary,
-        ...(doc.description ? { description: doc.description } : {}),
-        ...(parts.params ? { params: parts.params } : {}),
-        ...(parts.querystring ? { querystring: parts.querystring } : {}),
-        ...(parts.body ? { body: parts.body } : {}),
-        response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
-      },
-      handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, definition.scope)),
-    });
-  };
+  ) => registerRoute(app, definition, method, url, doc, parts, handle);
 
   const present = async (rows: Row[], call: ResourceCall<unknown, unknown, unknown, S>, include: Iterable<string> = []) =>
     definition.present(rows, { call, include: new Set(include) });
@@ -220,13 +220,79 @@ export function resourceRoutes<Row, View, S = undefined>(app: FastifyInstance, b
     route: RouteDoc & Embeds & { params: P; envelope?: 'data' | 'flat'; run: (call: CallOf<P, NoParams, NoParams, S>) => Promise<Row> },
   ) => action(url, { ...route, method: 'POST' });
 
-  return { list, all, read, action, create, update, delete: remove, restore };
+  return { list, all, read, action, create, update, delete: remove, restore, route: customRoute(app, definition) };
+}
+
+/**
+ * Routes of a file that answer no resource item (a dry run, a week grid, a file, a bulk answer):
+ * the same auth, docs table, scope and typed call as `resourceRoutes`, with the answer's schemas
+ * stated by the route.
+ */
+export function operationRoutes<S = undefined>(app: FastifyInstance, group: RouteGroup<S>) {
+  return { route: customRoute(app, group) };
+}
+
+/** One route with its own answers: the handler returns the body (or sends through `call.reply`). */
+function customRoute<S>(app: FastifyInstance, group: RouteGroup<S>) {
+  return <P extends TSchema = NoParams, Q extends TSchema = NoParams, B extends TSchema = NoParams>(
+    url: string,
+    route: RouteDoc &
+      RouteParts<P, Q, B> & {
+        method: HTTPMethods;
+        handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>;
+      },
+  ) => registerRoute(app, group, route.method, url, route, route, route.handle);
+}
+
+function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, S>(
+  app: FastifyInstance,
+  group: RouteGroup<S>,
+  method: HTTPMethods,
+  url: string,
+  doc: RouteDoc,
+  parts: RouteParts<P, Q, B>,
+  handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
+): void {
+  const text = operationText(doc, group.docs);
+  app.route({
+    method,
+    url,
+    config: { auth: doc.auth },
+    // A body the contract calls optional may be left out: it reads as `{}`.
+    ...(parts.optionalBody
+      ? {
+          preValidation: (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+            (request as { body?: unknown }).body ??= {};
+            done();
+          },
+        }
+      : {}),
+    schema: {
+      tags: group.tags,
+      operationId: doc.operationId,
+      summary: text.summary,
+      ...(text.description ? { description: text.description } : {}),
+      ...(parts.params ? { params: parts.params } : {}),
+      ...(parts.querystring ? { querystring: parts.querystring } : {}),
+      ...(parts.body ? { body: parts.body } : {}),
+      response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
+    },
+    handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope)),
+  });
+}
+
+/** The route's own text, or its entry in the file's docs table; a route without either stops the start. */
+function operationText(doc: RouteDoc, docs: OperationDocs | undefined): OperationText {
+  if (doc.summary) return { summary: doc.summary, description: doc.description };
+  const entry = docs?.[doc.operationId];
+  if (!entry) throw new Error(`Route ${doc.operationId} has no summary: add it to the routes file's docs table.`);
+  return entry;
 }
 
 async function callOf<P extends TSchema, Q extends TSchema, B extends TSchema, S>(
   request: FastifyRequest,
   reply: FastifyReply,
-  scope: ResourceDefinition<unknown, unknown, S>['scope'],
+  scope: RouteGroup<S>['scope'],
 ): Promise<CallOf<P, Q, B, S>> {
   const principal = principalOf(request);
   const call: ResourceCall<unknown, unknown, unknown, unknown> = {

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Clock } from './clock.js';
 import type { DB, Timestamp } from '../db/schema.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../db/database.js';
 
 /**
  * Takes or renews a lease until `until`: granted when nobody holds it, the caller already does,
  * or the holder let it lapse (`expires_at <= now`). One upsert, so of several instances racing
  * for a free lease exactly one gets it, on SQLite and PostgreSQL alike.
  */
-export async function acquireLease(db: Db, name: string, holder: string, now: Timestamp, until: Timestamp): Promise<boolean> {
+export async function acquireLease(db: Executor, name: string, holder: string, now: Timestamp, until: Timestamp): Promise<boolean> {
   const row = await db
     .insertInto('leases')
     .values({ name, holder, expires_at: until })
@@ -27,7 +26,7 @@ export async function acquireLease(db: Db, name: string, holder: string, now: Ti
 }
 
 /** Gives a lease up at once (only the holder can), so another instance need not wait for it to lapse. */
-export async function releaseLease(db: Db, name: string, holder: string): Promise<void> {
+export async function releaseLease(db: Executor, name: string, holder: string): Promise<void> {
   await db.deleteFrom('leases').where('name', '=', name).where('holder', '=', holder).execute();
 }
 

@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import type { Tenant } from '../tenancy.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/database.js';
 
 /** Facts worth keeping beside an action (a window length, a changed field's name): never a secret, a token or a password. */
 export type AuditDetails = Record<string, string | number | boolean | null>;
@@ -24,7 +21,7 @@ export interface AuditRecord {
  * Appends an entry to the tenant's audit trail. Pass the transaction that makes the change, so the
  * entry exists exactly when the change does.
  */
-export async function recordAudit(db: Db, clock: Clock, record: AuditRecord): Promise<string> {
+export async function recordAudit(db: Executor, clock: Clock, record: AuditRecord): Promise<string> {
   const id = randomUUID();
   const { principal } = record;
   await db

@@ -1,10 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { generateToken, sha256 } from '../crypto.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/database.js';
 
 /** Creates a user token; only its hash is kept, the token itself is returned once. */
 export async function issueUserToken(

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { DialectName } from '../../db/database.js';
 import type { Clock } from '../clock.js';
 import type { AppContext } from '../context.js';
 import type { JobTable } from './jobs.tables.js';
+import type { Executor } from '../../db/database.js';
 
 export type JobRow = Selectable<JobTable>;
-type Db = Kysely<DB> | Transaction<DB>;
 
 /** Where a running job writes its lines: the worker's logger, each line naming the job. */
 export interface JobLog {
@@ -57,7 +57,7 @@ const registry = new Map<string, JobDefinition<unknown>>();
 /** Declares a kind of job; modules call it at import time, so every worker knows every kind. */
 export function defineJob<P>(
   definition: JobDefinition<P>,
-): JobDefinition<P> & { enqueue(db: Db, clock: Clock, payload: P, options?: EnqueueOptions): Promise<string> } {
+): JobDefinition<P> & { enqueue(db: Executor, clock: Clock, payload: P, options?: EnqueueOptions): Promise<string> } {
   registry.set(definition.kind, definition);
   return {
     ...definition,
@@ -72,7 +72,7 @@ export interface EnqueueOptions {
 }
 
 /** Adds a job; pass the transaction that writes the job's subject so both commit together. */
-export async function enqueueJob(db: Db, clock: Clock, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
+export async function enqueueJob(db: Executor, clock: Clock, kind: string, payload: unknown, options: EnqueueOptions = {}): Promise<string> {
   const now = clock.now().toISOString();
   const id = randomUUID();
   await db
@@ -341,6 +341,6 @@ declare module 'fastify' {
   }
 }
 
-export function findJob(db: Db, id: string) {
+export function findJob(db: Executor, id: string) {
   return db.selectFrom('jobs').selectAll().where('id', '=', id).executeTakeFirst();
 }

@@ -1,11 +1,8 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../../config.js';
-import type { DB } from '../../db/schema.js';
 import type { SecretBox } from '../crypto.js';
 import { ClientError } from '../errors.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/database.js';
 
 /** What a PBX's webhook deliveries are signed with at a given moment. */
 export interface SigningSecrets {
@@ -26,12 +23,12 @@ function initialSecret(config: Pick<Config, 'secretKey'>, pbxId: string): string
   return `whsec_${createHmac('sha256', config.secretKey).update(`webhook-signing:${pbxId}`).digest('base64')}`;
 }
 
-function findRow(db: Db, pbxId: string) {
+function findRow(db: Executor, pbxId: string) {
   return db.selectFrom('webhook_signing_secrets').selectAll().where('pbx_id', '=', pbxId).executeTakeFirst();
 }
 
 /** The secrets that sign a delivery sent at `at`: the current one, and the previous one while its window lasts. */
-export async function signingSecretsOf(db: Db, box: SecretBox, config: Pick<Config, 'secretKey'>, pbxId: string, at: Date): Promise<SigningSecrets> {
+export async function signingSecretsOf(db: Executor, box: SecretBox, config: Pick<Config, 'secretKey'>, pbxId: string, at: Date): Promise<SigningSecrets> {
   const row = await findRow(db, pbxId);
   if (!row) return { current: initialSecret(config, pbxId), previous: null, previousExpiresAt: null, rotatedAt: null };
   const overlapping = row.previous_secret_sealed !== null && row.previous_expires_at !== null && row.previous_expires_at > at.toISOString();
@@ -54,7 +51,7 @@ export function signaturesOf(secrets: SigningSecrets, sign: (secret: string) => 
  * once. Two rotations at the same moment cannot both win: the later one is a 409.
  */
 export async function rotateSigningSecret(
-  db: Db,
+  db: Executor,
   box: SecretBox,
   config: Pick<Config, 'secretKey'>,
   pbxId: string,

@@ -1,13 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import type { DB } from '../../db/schema.js';
 import type { Clock } from '../clock.js';
 import { defineJob } from '../jobs/jobs.js';
 import { signaturesOf, signingSecretsOf } from './signing-secrets.js';
 import { postGuarded } from './url-guard.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../db/database.js';
 
 export interface WebhookEvent {
   pbxId: string;
@@ -25,7 +22,7 @@ export interface WebhookEvent {
  * Records a webhook message and queues its delivery. Pass the transaction that changes the
  * subject, so the event exists exactly when the change does.
  */
-export async function enqueueWebhook(db: Db, clock: Clock, event: WebhookEvent): Promise<string> {
+export async function enqueueWebhook(db: Executor, clock: Clock, event: WebhookEvent): Promise<string> {
   const now = clock.now().toISOString();
   const id = `msg_${randomUUID().replace(/-/g, '')}`;
   await db

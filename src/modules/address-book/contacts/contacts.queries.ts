@@ -1,15 +1,14 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Selectable } from 'kysely';
 import { likePattern, matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import type { TrashedFilter } from '../../../http/soft-delete.js';
+import type { TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ContactGroupTable, ContactNumberTable, ContactTable } from '../address-book.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
-import { trashedScope } from '../../../http/soft-delete.js';
+import { trashedScope } from '../../../db/soft-delete.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type ContactRow = Selectable<ContactTable>;
 export type NumberRow = Selectable<ContactNumberTable>;
 export type GroupRow = Selectable<ContactGroupTable>;
@@ -48,7 +47,7 @@ interface VisibleScope {
 
 const viewerScope = (viewer: Viewer): VisibleScope => ({ pbxId: viewer.tenant.pbxId, userId: viewer.userId });
 
-function visible(db: Db, scope: VisibleScope) {
+function visible(db: Executor, scope: VisibleScope) {
   let query = db.selectFrom('contacts').where('contacts.pbx_id', '=', scope.pbxId);
   const userId = scope.userId;
   query = userId
@@ -84,7 +83,7 @@ function searchPatterns(search: string | undefined) {
   };
 }
 
-function filtered(db: Db, scope: ContactScope) {
+function filtered(db: Executor, scope: ContactScope) {
   let query = visible(db, scope);
   const { search, numberSearch, digitsSearch } = scope;
   // The caller sets `search` and `numberSearch` together.
@@ -155,11 +154,11 @@ function filtered(db: Db, scope: ContactScope) {
 
 const contactPage = pagedQuery({ scoped: filtered, columns: (query) => query.selectAll('contacts'), choices: ['trashed'], qualify: 'contacts' });
 
-export function listContacts(db: Db, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
+export function listContacts(db: Executor, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
   return contactPage(db, { ...viewerScope(viewer), ...filters, ...searchPatterns(filters.search) }, sort, page);
 }
 
-export function findVisibleContact(db: Db, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {
+export function findVisibleContact(db: Executor, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {
   return visible(db, { ...viewerScope(viewer), trashed })
     .selectAll('contacts')
     .where('contacts.id', '=', id)
@@ -167,7 +166,7 @@ export function findVisibleContact(db: Db, viewer: Viewer, id: string, trashed: 
 }
 
 /** Contacts whose numbers include `e164` (the lookup index: pbx_id, phone_number). */
-export function contactsByNumber(db: Db, viewer: Viewer, e164: string) {
+export function contactsByNumber(db: Executor, viewer: Viewer, e164: string) {
   return visible(db, viewerScope(viewer))
     .selectAll('contacts')
     .where((eb) =>
@@ -237,7 +236,7 @@ const usersOfGroups = valuesQuery((db, v: { groupIds: readonly string[] }) =>
 );
 
 /** Numbers, groups (with their users), blocks, the viewer's favorites and private owners of a page of contacts, in five queries. */
-export async function loadRelations(db: Db, contacts: ContactRow[], userId: string | null): Promise<ContactRelations> {
+export async function loadRelations(db: Executor, contacts: ContactRow[], userId: string | null): Promise<ContactRelations> {
   const ids = contacts.map((c) => c.id);
   const relations: ContactRelations = { numbers: new Map(), groups: new Map(), blockedBy: new Map(), favorites: new Set(), owners: new Map() };
   if (ids.length === 0) return relations;
@@ -263,7 +262,7 @@ export async function loadRelations(db: Db, contacts: ContactRow[], userId: stri
   return relations;
 }
 
-export async function groupUsersOf(db: Db, groupIds: string[]): Promise<Map<string, UserRefRow[]>> {
+export async function groupUsersOf(db: Executor, groupIds: string[]): Promise<Map<string, UserRefRow[]>> {
   const map = new Map<string, UserRefRow[]>();
   if (groupIds.length === 0) return map;
   const rows = await usersOfGroups(db, { groupIds });
@@ -275,47 +274,47 @@ export async function groupUsersOf(db: Db, groupIds: string[]): Promise<Map<stri
   return map;
 }
 
-export function insertContactRow(db: Db, row: Insertable<ContactTable>) {
+export function insertContactRow(db: Executor, row: Insertable<ContactTable>) {
   return db.insertInto('contacts').values(row).execute();
 }
 
-export function updateContactRow(db: Db, tenant: Tenant, id: string, values: Partial<Insertable<ContactTable>>) {
+export function updateContactRow(db: Executor, tenant: Tenant, id: string, values: Partial<Insertable<ContactTable>>) {
   return db.updateTable('contacts').set(values).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
 
-export function numbersOf(db: Db, contactId: string) {
+export function numbersOf(db: Executor, contactId: string) {
   return db.selectFrom('contact_numbers').selectAll().where('contact_id', '=', contactId).orderBy('position').execute();
 }
 
-export function deleteNumbersExcept(db: Db, contactId: string, keepIds: string[]) {
+export function deleteNumbersExcept(db: Executor, contactId: string, keepIds: string[]) {
   let query = db.deleteFrom('contact_numbers').where('contact_id', '=', contactId);
   if (keepIds.length) query = query.where('id', 'not in', keepIds);
   return query.execute();
 }
 
-export function updateNumberRow(db: Db, id: string, values: Partial<Insertable<ContactNumberTable>>) {
+export function updateNumberRow(db: Executor, id: string, values: Partial<Insertable<ContactNumberTable>>) {
   return db.updateTable('contact_numbers').set(values).where('id', '=', id).execute();
 }
 
-export function insertNumberRows(db: Db, rows: Insertable<ContactNumberTable>[]) {
+export function insertNumberRows(db: Executor, rows: Insertable<ContactNumberTable>[]) {
   return rows.length ? db.insertInto('contact_numbers').values(rows).execute() : Promise.resolve([]);
 }
 
 /** Speed dials among `speedDials` already used in the PBX by another contact. */
-export async function takenSpeedDials(db: Db, tenant: Tenant, speedDials: string[], exceptContactId: string | null): Promise<Set<string>> {
+export async function takenSpeedDials(db: Executor, tenant: Tenant, speedDials: string[], exceptContactId: string | null): Promise<Set<string>> {
   if (speedDials.length === 0) return new Set();
   let query = db.selectFrom('contact_numbers').select('speed_dial').where('pbx_id', '=', tenant.pbxId).where('speed_dial', 'in', speedDials);
   if (exceptContactId) query = query.where('contact_id', '!=', exceptContactId);
   return new Set((await query.execute()).map((r) => r.speed_dial as string));
 }
 
-export async function existingGroupIds(db: Db, tenant: Tenant, ids: string[]): Promise<Set<string>> {
+export async function existingGroupIds(db: Executor, tenant: Tenant, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('contact_groups').select('id').where('pbx_id', '=', tenant.pbxId).where('id', 'in', ids).execute();
   return new Set(rows.map((r) => r.id));
 }
 
-export async function replaceGroups(db: Db, contactId: string, groupIds: string[]) {
+export async function replaceGroups(db: Executor, contactId: string, groupIds: string[]) {
   await db.deleteFrom('contact_group_members').where('contact_id', '=', contactId).execute();
   if (groupIds.length)
     await db
@@ -324,7 +323,7 @@ export async function replaceGroups(db: Db, contactId: string, groupIds: string[
       .execute();
 }
 
-export function findUserInPbx(db: Db, tenant: Tenant, userId: string) {
+export function findUserInPbx(db: Executor, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users')
     .select(['id', 'allow_manage_global_contacts'])
@@ -336,7 +335,7 @@ export function findUserInPbx(db: Db, tenant: Tenant, userId: string) {
 
 export type MarkTable = 'contact_favorites' | 'contact_blocks';
 
-export function addMark(db: Db, table: MarkTable, contactId: string, userId: string, at: string) {
+export function addMark(db: Executor, table: MarkTable, contactId: string, userId: string, at: string) {
   return db
     .insertInto(table)
     .values({ contact_id: contactId, user_id: userId, created_at: at })
@@ -344,6 +343,6 @@ export function addMark(db: Db, table: MarkTable, contactId: string, userId: str
     .execute();
 }
 
-export function removeMark(db: Db, table: MarkTable, contactId: string, userId: string) {
+export function removeMark(db: Executor, table: MarkTable, contactId: string, userId: string) {
   return db.deleteFrom(table).where('contact_id', '=', contactId).where('user_id', '=', userId).execute();
 }

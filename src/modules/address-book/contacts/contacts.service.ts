@@ -4,7 +4,7 @@ import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf, type Tenant } from '../../../platform/tenancy.js';

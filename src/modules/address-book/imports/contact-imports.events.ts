@@ -1,19 +1,17 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
 import type { AppContext } from '../../../platform/context.js';
 import { defineJob } from '../../../platform/jobs/jobs.js';
 import { enqueueWebhook } from '../../../platform/webhooks/webhooks.js';
 import { findImportById } from './contact-imports.queries.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type ImportEvent = 'created' | 'processing' | 'completed' | 'completed_with_errors' | 'failed';
 
 /**
  * Lifecycle webhook `contact_import.<event>` with the import as `data`, queued in the caller's
  * transaction so the event exists exactly when the state change does.
  */
-export async function emitImportEvent(db: Db, ctx: AppContext, row: ImportRow, event: ImportEvent): Promise<void> {
+export async function emitImportEvent(db: Executor, ctx: AppContext, row: ImportRow, event: ImportEvent): Promise<void> {
   if (!row.webhook_url) return;
   await enqueueWebhook(db, ctx.clock, {
     pbxId: row.pbx_id,
@@ -58,7 +56,7 @@ export const notifyImportOwner = defineJob<{ importId: string }>({
 });
 
 /** Queues the end-of-import side effects (webhook and e-mail) in the transaction that ends it. */
-export async function announceEnd(db: Db, ctx: AppContext, row: ImportRow): Promise<void> {
+export async function announceEnd(db: Executor, ctx: AppContext, row: ImportRow): Promise<void> {
   await emitImportEvent(db, ctx, row, row.status as ImportEvent);
   if (row.notify_owner_by_email === 1) await notifyImportOwner.enqueue(db, ctx.clock, { importId: row.id });
 }

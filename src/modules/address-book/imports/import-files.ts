@@ -8,11 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
 import type { ImportRow } from './contact-imports.presenter.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 /** Keeps the uploaded file (already on disk, size-checked) with its import; pass the import's transaction. */
 export async function storeImportFile(db: Executor, importId: string, path: string): Promise<void> {

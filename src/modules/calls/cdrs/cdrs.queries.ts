@@ -1,11 +1,10 @@
-import { sql, type Insertable, type Kysely, type Selectable, type SqlBool, type Expression, type Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import { sql, type Insertable, type Selectable, type SqlBool, type Expression } from 'kysely';
 import { likePattern } from '../../../db/search.js';
 import { shapedQuery, type Placeholder } from '../../../db/reusable-query.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CdrParticipantTable, CdrRecordingTable, CdrStatus, CdrTable, CdrType } from '../calls.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type CdrRow = Selectable<CdrTable>;
 export type RecordingRow = Selectable<CdrRecordingTable>;
 /** A call with its id as exact decimal text. */
@@ -138,7 +137,7 @@ const historyCount = shapedQuery<{ total: number | string }>();
  * the tenant's start-time index. Either way a keyset page costs the same at any depth.
  */
 function historyPlan(
-  db: Db,
+  db: Executor,
   tenant: Tenant,
   scope: Exclude<CdrScope, { kind: 'none' }>,
   filters: CdrFilters,
@@ -183,7 +182,7 @@ function historyPlan(
 }
 
 /** One page of the history in `window.order` by (start_time, cdr_id), after a keyset position and/or an offset. */
-export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters: CdrFilters, window: HistoryWindow): Promise<CdrListRow[]> {
+export async function listCdrs(db: Executor, tenant: Tenant, scope: CdrScope, filters: CdrFilters, window: HistoryWindow): Promise<CdrListRow[]> {
   if (scope.kind === 'none' || window.limit <= 0) return [];
   const plan = historyPlan(db, tenant, scope, filters, window);
   const values = { ...plan.values, offset: window.offset };
@@ -201,14 +200,14 @@ export async function listCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters:
 }
 
 /** How many calls the scope and filters select. */
-export async function countCdrs(db: Db, tenant: Tenant, scope: CdrScope, filters: CdrFilters): Promise<number> {
+export async function countCdrs(db: Executor, tenant: Tenant, scope: CdrScope, filters: CdrFilters): Promise<number> {
   if (scope.kind === 'none') return 0;
   const plan = historyPlan(db, tenant, scope, filters, null);
   const [row] = await historyCount(db, plan.shape, plan.values, (p) => plan.build(p).select(sql<number>`count(*)`.as('total')));
   return Number(row?.total ?? 0);
 }
 
-export async function findCdr(db: Db, tenant: Tenant, cdrId: string): Promise<CdrDetailRow | undefined> {
+export async function findCdr(db: Executor, tenant: Tenant, cdrId: string): Promise<CdrDetailRow | undefined> {
   const row = await db
     .selectFrom('cdrs')
     .selectAll()
@@ -221,16 +220,16 @@ export async function findCdr(db: Db, tenant: Tenant, cdrId: string): Promise<Cd
   return { ...cdr, cdr_id: exactId };
 }
 
-export async function participantsOf(db: Db, tenant: Tenant, cdrId: string): Promise<string[]> {
+export async function participantsOf(db: Executor, tenant: Tenant, cdrId: string): Promise<string[]> {
   const rows = await db.selectFrom('cdr_participants').select('user_id').where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', cdrId).execute();
   return rows.map((row) => row.user_id);
 }
 
-export function recordingsOf(db: Db, tenant: Tenant, cdrId: string) {
+export function recordingsOf(db: Executor, tenant: Tenant, cdrId: string) {
   return db.selectFrom('cdr_recordings').selectAll().where('pbx_id', '=', tenant.pbxId).where('cdr_id', '=', cdrId).execute();
 }
 
-export function findRecordingByPath(db: Db, tenant: Tenant, path: string) {
+export function findRecordingByPath(db: Executor, tenant: Tenant, path: string) {
   return db
     .selectFrom('cdr_recordings')
     .select(['pbx_id', 'kind', 'name', 'path', 'content_type', 'size_bytes', cdrIdText('cdr_id').as('cdr_id')])
@@ -240,7 +239,7 @@ export function findRecordingByPath(db: Db, tenant: Tenant, path: string) {
 }
 
 /** Stores new records and skips ids already stored; returns the ids (exact text) that were new. */
-export async function insertCdrs(trx: Db, rows: Array<Insertable<CdrTable>>): Promise<Set<string>> {
+export async function insertCdrs(trx: Executor, rows: Array<Insertable<CdrTable>>): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const inserted = await trx
     .insertInto('cdrs')
@@ -255,7 +254,7 @@ export async function insertCdrs(trx: Db, rows: Array<Insertable<CdrTable>>): Pr
  * Writes records again (a call whose legs arrive one by one): the columns of the call are
  * replaced, its recordings and first ingestion time kept, its participants written anew.
  */
-export async function replaceCdrs(trx: Db, tenant: Tenant, rows: Array<Insertable<CdrTable>>): Promise<Set<string>> {
+export async function replaceCdrs(trx: Executor, tenant: Tenant, rows: Array<Insertable<CdrTable>>): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const ids = rows.map((row) => String(row.cdr_id));
   await trx.deleteFrom('cdr_participants').where('pbx_id', '=', tenant.pbxId).where('cdr_id', 'in', ids).execute();
@@ -270,7 +269,7 @@ export async function replaceCdrs(trx: Db, tenant: Tenant, rows: Array<Insertabl
   return new Set(ids);
 }
 
-export async function insertParticipants(trx: Db, rows: Array<Insertable<CdrParticipantTable>>): Promise<void> {
+export async function insertParticipants(trx: Executor, rows: Array<Insertable<CdrParticipantTable>>): Promise<void> {
   if (rows.length === 0) return;
   await trx
     .insertInto('cdr_participants')
@@ -279,7 +278,7 @@ export async function insertParticipants(trx: Db, rows: Array<Insertable<CdrPart
     .execute();
 }
 
-export async function upsertRecording(trx: Db, row: Insertable<CdrRecordingTable>): Promise<void> {
+export async function upsertRecording(trx: Executor, row: Insertable<CdrRecordingTable>): Promise<void> {
   const { pbx_id: _pbx, cdr_id: _cdr, kind: _kind, ...changes } = row;
   await trx
     .insertInto('cdr_recordings')
@@ -290,14 +289,14 @@ export async function upsertRecording(trx: Db, row: Insertable<CdrRecordingTable
 }
 
 /** Live users of the tenant among `ids` (ingested user ids must be the PBX's own). */
-export async function tenantUserIds(db: Db, tenant: Tenant, ids: string[]): Promise<Set<string>> {
+export async function tenantUserIds(db: Executor, tenant: Tenant, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db.selectFrom('users').select('id').where('pbx_id', '=', tenant.pbxId).where('id', 'in', ids).execute();
   return new Set(rows.map((row) => row.id));
 }
 
 /** The viewer and every user sharing one of its groups (`own_group_only`). */
-export async function groupPeers(db: Db, tenant: Tenant, userId: string): Promise<string[]> {
+export async function groupPeers(db: Executor, tenant: Tenant, userId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('contact_group_users as mine')
     .innerJoin('contact_groups as g', 'g.id', 'mine.group_id')
@@ -310,7 +309,7 @@ export async function groupPeers(db: Db, tenant: Tenant, userId: string): Promis
   return [...new Set([userId, ...rows.map((row) => row.user_id)])];
 }
 
-export function findViewer(db: Db, tenant: Tenant, userId: string) {
+export function findViewer(db: Executor, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users')
     .select(['id', 'role', 'call_information_visibility', 'call_recordings_visibility'])

@@ -1,19 +1,17 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Updateable } from 'kysely';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { AmiCdrLegTable, AmiSettingsTable, PlacedCallTable } from '../calls.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
-
-export function findAmiSettings(db: Db, tenant: Tenant) {
+export function findAmiSettings(db: Executor, tenant: Tenant) {
   return db.selectFrom('ami_settings').selectAll().where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
 }
 
-export function enabledAmiSettings(db: Db) {
+export function enabledAmiSettings(db: Executor) {
   return db.selectFrom('ami_settings').selectAll().where('enabled', '=', 1).execute();
 }
 
-export async function saveAmiSettings(db: Db, row: Insertable<AmiSettingsTable>): Promise<void> {
+export async function saveAmiSettings(db: Executor, row: Insertable<AmiSettingsTable>): Promise<void> {
   const { pbx_id: _pbx, created_at: _created, ...changes } = row;
   await db
     .insertInto('ami_settings')
@@ -22,33 +20,33 @@ export async function saveAmiSettings(db: Db, row: Insertable<AmiSettingsTable>)
     .execute();
 }
 
-export async function deleteAmiSettings(db: Db, tenant: Tenant): Promise<number> {
+export async function deleteAmiSettings(db: Executor, tenant: Tenant): Promise<number> {
   const result = await db.deleteFrom('ami_settings').where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
-export async function insertPlacedCall(db: Db, row: Insertable<PlacedCallTable>): Promise<void> {
+export async function insertPlacedCall(db: Executor, row: Insertable<PlacedCallTable>): Promise<void> {
   await db.insertInto('placed_calls').values(row).execute();
 }
 
-export function findPlacedCallByAction(db: Db, actionId: string) {
+export function findPlacedCallByAction(db: Executor, actionId: string) {
   return db.selectFrom('placed_calls').selectAll().where('action_id', '=', actionId).executeTakeFirst();
 }
 
-export function findPlacedCallByUniqueid(db: Db, tenant: Tenant, uniqueid: string) {
+export function findPlacedCallByUniqueid(db: Executor, tenant: Tenant, uniqueid: string) {
   return db.selectFrom('placed_calls').selectAll().where('pbx_id', '=', tenant.pbxId).where('uniqueid', '=', uniqueid).executeTakeFirst();
 }
 
-export function findPlacedCall(db: Db, tenant: Tenant, id: string) {
+export function findPlacedCall(db: Executor, tenant: Tenant, id: string) {
   return db.selectFrom('placed_calls').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
 }
 
-export async function updatePlacedCall(db: Db, tenant: Tenant, id: string, changes: Updateable<PlacedCallTable>): Promise<void> {
+export async function updatePlacedCall(db: Executor, tenant: Tenant, id: string, changes: Updateable<PlacedCallTable>): Promise<void> {
   await db.updateTable('placed_calls').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
 }
 
 /** The user owning an extension number of the PBX (to name the parties of an AMI Cdr). */
-export async function usersByExtension(db: Db, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string; name: string }>> {
+export async function usersByExtension(db: Executor, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string; name: string }>> {
   const wanted = numbers.filter(Boolean);
   if (wanted.length === 0) return new Map();
   const rows = await db
@@ -63,14 +61,14 @@ export async function usersByExtension(db: Db, tenant: Tenant, numbers: string[]
 }
 
 /** The PBX's own time zone (the default of its Asterisk host's). */
-export async function pbxTimezone(db: Db, tenant: Tenant): Promise<string> {
+export async function pbxTimezone(db: Executor, tenant: Tenant): Promise<string> {
   const row = await db.selectFrom('pbxes').select('timezone').where('id', '=', tenant.pbxId).executeTakeFirst();
   return row?.timezone ?? 'UTC';
 }
 
 /** The event listener's login outcome: failures counted, and the settings marked failing past the limit. */
 export async function recordListenerLogin(
-  db: Db,
+  db: Executor,
   tenant: Tenant,
   outcome: { failures: number; failingSince: string | null; error: string | null },
 ): Promise<void> {
@@ -82,7 +80,7 @@ export async function recordListenerLogin(
 }
 
 /** How many enabled PBXs have failing AMI settings (for /metrics). */
-export async function countFailingAmiSettings(db: Db): Promise<number> {
+export async function countFailingAmiSettings(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('ami_settings')
     .select((eb) => eb.fn.countAll<number | string>().as('count'))
@@ -97,7 +95,7 @@ export async function countFailingAmiSettings(db: Db): Promise<number> {
  * else the PBX's own time zone (which the event listener replaces by the offset the host's Cdrs
  * show, see AmiEventListener).
  */
-export async function amiZoneSettingOf(db: Db, tenant: Tenant): Promise<{ name: string; explicit: boolean }> {
+export async function amiZoneSettingOf(db: Executor, tenant: Tenant): Promise<{ name: string; explicit: boolean }> {
   const row = await db
     .selectFrom('pbxes')
     .leftJoin('ami_settings', 'ami_settings.pbx_id', 'pbxes.id')
@@ -108,12 +106,12 @@ export async function amiZoneSettingOf(db: Db, tenant: Tenant): Promise<{ name: 
 }
 
 /** The zone of the PBX host's clock as the settings say it (`amiZoneSettingOf`). */
-export async function amiZoneOf(db: Db, tenant: Tenant): Promise<string> {
+export async function amiZoneOf(db: Executor, tenant: Tenant): Promise<string> {
   return (await amiZoneSettingOf(db, tenant)).name;
 }
 
 /** Extensions of the PBX by number, with their user when they have one (to name and place the parties of an AMI Cdr). */
-export async function extensionsByNumber(db: Db, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string | null; name: string }>> {
+export async function extensionsByNumber(db: Executor, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string | null; name: string }>> {
   const wanted = [...new Set(numbers.filter(Boolean))];
   if (wanted.length === 0) return new Map();
   const rows = await db
@@ -127,13 +125,13 @@ export async function extensionsByNumber(db: Db, tenant: Tenant, numbers: string
   return new Map(rows.map((row) => [row.number, { userId: row.id, name: row.id ? `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() : '' }]));
 }
 
-export async function findUserName(db: Db, tenant: Tenant, userId: string): Promise<string | undefined> {
+export async function findUserName(db: Executor, tenant: Tenant, userId: string): Promise<string | undefined> {
   const row = await db.selectFrom('users').select(['first_name', 'last_name']).where('pbx_id', '=', tenant.pbxId).where('id', '=', userId).executeTakeFirst();
   return row ? `${row.first_name} ${row.last_name}`.trim() : undefined;
 }
 
 /** Keeps one Cdr event of a call (a repeated event changes nothing). */
-export async function saveCdrLeg(db: Db, tenant: Tenant, leg: Omit<Insertable<AmiCdrLegTable>, 'pbx_id'>): Promise<void> {
+export async function saveCdrLeg(db: Executor, tenant: Tenant, leg: Omit<Insertable<AmiCdrLegTable>, 'pbx_id'>): Promise<void> {
   await db
     .insertInto('ami_cdr_legs')
     .values({ ...leg, pbx_id: tenant.pbxId })
@@ -141,13 +139,13 @@ export async function saveCdrLeg(db: Db, tenant: Tenant, leg: Omit<Insertable<Am
     .execute();
 }
 
-export function cdrLegsOf(db: Db, tenant: Tenant, callKey: string) {
+export function cdrLegsOf(db: Executor, tenant: Tenant, callKey: string) {
   return db.selectFrom('ami_cdr_legs').selectAll().where('pbx_id', '=', tenant.pbxId).where('call_key', '=', callKey).orderBy('created_at').execute();
 }
 
 /** The PBX's SIP devices by user name, with their user and extension (to name the receivers of an AMI Cdr). */
 export async function devicesByUsername(
-  db: Db,
+  db: Executor,
   tenant: Tenant,
   usernames: string[],
 ): Promise<Map<string, { userId: string | null; name: string; extension: string | null }>> {
@@ -174,7 +172,7 @@ export async function devicesByUsername(
 }
 
 /** The names of the PBX's queues by id (the `via` of a receiver an AMI Cdr shows rung by a queue). */
-export async function queueNamesOf(db: Db, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
+export async function queueNamesOf(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter(Boolean))];
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('queues').select(['id', 'name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
@@ -182,7 +180,7 @@ export async function queueNamesOf(db: Db, tenant: Tenant, ids: string[]): Promi
 }
 
 /** A warning about the settings (the PBX host's clock disagreeing with `pbx_timezone`), shown as `connection.last_error`. */
-export async function recordSettingsWarning(db: Db, tenant: Tenant, warning: string): Promise<void> {
+export async function recordSettingsWarning(db: Executor, tenant: Tenant, warning: string): Promise<void> {
   await db
     .updateTable('ami_settings')
     .set({ last_error: warning.slice(0, 255) })

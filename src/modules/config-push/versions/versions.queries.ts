@@ -1,11 +1,11 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { pagedQuery } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ConfigPushStatus, ConfigVersionTable } from '../config-push.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type ConfigVersionRow = Selectable<ConfigVersionTable>;
 
 /**
@@ -13,7 +13,7 @@ export type ConfigVersionRow = Selectable<ConfigVersionTable>;
  * before `notAfter`, and then stamped `now`. One upsert, so of two pushes racing across instances
  * exactly one passes (PostgreSQL makes the second wait on the row, then re-checks the condition).
  */
-export async function takePushGate(db: Db, tenant: Tenant, now: string, notAfter: string): Promise<boolean> {
+export async function takePushGate(db: Executor, tenant: Tenant, now: string, notAfter: string): Promise<boolean> {
   const row = await db
     .insertInto('config_push_gates')
     .values({ pbx_id: tenant.pbxId, last_push_at: now })
@@ -23,12 +23,12 @@ export async function takePushGate(db: Db, tenant: Tenant, now: string, notAfter
   return row?.last_push_at === now;
 }
 
-export async function lastPushAt(db: Db, tenant: Tenant): Promise<string | undefined> {
+export async function lastPushAt(db: Executor, tenant: Tenant): Promise<string | undefined> {
   const row = await db.selectFrom('config_push_gates').select('last_push_at').where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
   return row?.last_push_at;
 }
 
-export async function nextVersionNumber(db: Db, tenant: Tenant): Promise<number> {
+export async function nextVersionNumber(db: Executor, tenant: Tenant): Promise<number> {
   const row = await db
     .selectFrom('config_versions')
     .select((eb) => eb.fn.max('version').as('last'))
@@ -37,11 +37,11 @@ export async function nextVersionNumber(db: Db, tenant: Tenant): Promise<number>
   return Number(row?.last ?? 0) + 1;
 }
 
-export async function insertVersion(db: Db, row: Insertable<ConfigVersionTable>): Promise<void> {
+export async function insertVersion(db: Executor, row: Insertable<ConfigVersionTable>): Promise<void> {
   await db.insertInto('config_versions').values(row).execute();
 }
 
-export async function updateVersion(db: Db, tenant: Tenant, id: string, changes: Updateable<ConfigVersionTable>): Promise<void> {
+export async function updateVersion(db: Executor, tenant: Tenant, id: string, changes: Updateable<ConfigVersionTable>): Promise<void> {
   await db.updateTable('config_versions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
 }
 
@@ -60,7 +60,7 @@ export interface VersionCondition {
  * when the row changed.
  */
 export async function updateVersionIf(
-  db: Db,
+  db: Executor,
   tenant: Tenant,
   id: string,
   condition: VersionCondition,
@@ -83,23 +83,23 @@ export async function updateVersionIf(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export function findVersionById(db: Db, tenant: Tenant, id: string) {
+export function findVersionById(db: Executor, tenant: Tenant, id: string) {
   return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
 }
 
-export function findVersion(db: Db, tenant: Tenant, version: number) {
+export function findVersion(db: Executor, tenant: Tenant, version: number) {
   return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('version', '=', version).executeTakeFirst();
 }
 
 /** The version the PBX runs: the last one delivered (`done`), optionally before `version`. */
-export function lastDoneVersion(db: Db, tenant: Tenant, before?: number) {
+export function lastDoneVersion(db: Executor, tenant: Tenant, before?: number) {
   let query = db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('status', '=', 'done');
   if (before !== undefined) query = query.where('version', '<', before);
   return query.orderBy('version', 'desc').limit(1).executeTakeFirst();
 }
 
 /** The newest version after `version` in one of `statuses` (a push that overtook it). */
-export function laterVersionIn(db: Db, tenant: Tenant, version: number, statuses: ConfigPushStatus[]) {
+export function laterVersionIn(db: Executor, tenant: Tenant, version: number, statuses: ConfigPushStatus[]) {
   return db
     .selectFrom('config_versions')
     .select(['version', 'status'])
@@ -112,7 +112,7 @@ export function laterVersionIn(db: Db, tenant: Tenant, version: number, statuses
 }
 
 /** The newest push still on its way (queued, delivering or reloading). */
-export function pendingVersion(db: Db, tenant: Tenant) {
+export function pendingVersion(db: Executor, tenant: Tenant) {
   return db
     .selectFrom('config_versions')
     .select(['id', 'version', 'status'])
@@ -137,6 +137,6 @@ function versionsOf(db: Kysely<DB>, scope: VersionScope) {
 
 const versionPage = pagedQuery({ scoped: versionsOf, columns: (query) => query.selectAll() });
 
-export function listVersions(db: Db, tenant: Tenant, filters: { status?: ConfigPushStatus }, sort: SortTerm[], page: PageRequest) {
+export function listVersions(db: Executor, tenant: Tenant, filters: { status?: ConfigPushStatus }, sort: SortTerm[], page: PageRequest) {
   return versionPage(db, { pbxId: tenant.pbxId, ...filters }, sort, page);
 }

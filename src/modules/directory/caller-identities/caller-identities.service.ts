@@ -4,7 +4,7 @@ import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../../db/schema.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';

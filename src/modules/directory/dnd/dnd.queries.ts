@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { UserDndTable } from '../directory.tables.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 /** Rules with the engine ids of their caller identity and extension, as the contract shows them. */
 function rulesOf(db: Executor, tenant: Tenant, userId: string) {

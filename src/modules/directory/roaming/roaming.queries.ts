@@ -1,8 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 export async function setRoaming(db: Executor, tenant: Tenant, deviceId: string, who: { extensionId: string; userId: string }, now: string): Promise<void> {
   await db

@@ -2,12 +2,12 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import type { TrashedFilter } from '../../../http/soft-delete.js';
+import type { TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SipDeviceTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
-import { trashedScope } from '../../../http/soft-delete.js';
+import { trashedScope } from '../../../db/soft-delete.js';
 
 export interface SipDeviceFilters {
   search?: string;

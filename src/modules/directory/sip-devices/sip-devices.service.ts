@@ -3,7 +3,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';

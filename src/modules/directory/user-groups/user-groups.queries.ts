@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -6,8 +6,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { UserGroupTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
-
-type Executor = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 export interface UserGroupFilters {
   search?: string;

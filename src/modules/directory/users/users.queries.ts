@@ -3,12 +3,12 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { DB, UserTable } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import type { TrashedFilter } from '../../../http/soft-delete.js';
+import type { TrashedFilter } from '../../../db/soft-delete.js';
 import type { Clock } from '../../../platform/clock.js';
 import { hashPassword } from '../../../platform/crypto.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { pagedQuery } from '../../../db/paging.js';
-import { trashedScope } from '../../../http/soft-delete.js';
+import { trashedScope } from '../../../db/soft-delete.js';
 
 export type NewUser = Omit<Insertable<UserTable>, 'id' | 'created_at' | 'updated_at' | 'password_hash' | 'first_name' | 'last_name'> & {
   password?: string | null;

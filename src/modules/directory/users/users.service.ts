@@ -3,7 +3,7 @@ import type { Updateable } from 'kysely';
 import type { UserTable } from '../../../db/schema.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { revokeAllUserTokens } from '../../../platform/auth/tokens.js';
 import type { AppContext } from '../../../platform/context.js';

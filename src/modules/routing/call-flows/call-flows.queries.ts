@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallFlowTable } from '../routing.tables.js';
 import { nodeTargets, type CallFlowNode } from './call-flow-nodes.js';

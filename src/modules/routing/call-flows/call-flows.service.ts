@@ -3,7 +3,7 @@ import type { Selectable, Transaction, Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { findUsages, refuseWhileUsed } from '../../../platform/references.js';

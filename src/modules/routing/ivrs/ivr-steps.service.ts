@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Updateable } from 'kysely';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
@@ -13,9 +12,9 @@ import { STEP_TARGET_TYPES } from '../usages.js';
 import type { CreateIvrStepInput, IvrOption, IvrStepView, StepTargetKind, StepTargetType, UpdateIvrStepInput } from './ivr-steps.schemas.js';
 import { findIvrStep, insertIvrStep, listIvrSteps, setIvrStepDeleted, updateIvrStep, type IvrStepFilters, type IvrStepRow } from './ivr-steps.queries.js';
 import { findIvr, liveCallFlowNames, liveIvrNames } from './ivrs.queries.js';
+import type { Executor } from '../../../db/database.js';
 
 export type { IvrStepRow };
-type Executor = AppContext['db'] | Transaction<DB>;
 
 export const IVR_NOT_FOUND = 'IVR not found.';
 const STEP_NOT_FOUND = 'IVR step not found.';

@@ -1,13 +1,12 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { valuesQuery } from '../../../db/values-query.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { IvrTable } from '../routing.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type IvrRow = Selectable<IvrTable>;
 
 export interface IvrFilters {

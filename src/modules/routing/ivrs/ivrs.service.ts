@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Updateable } from 'kysely';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import { collectFieldErrors, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import { refuseWhileUsed } from '../../../platform/references.js';
@@ -14,9 +13,9 @@ import { liveStepsOfIvrs } from './ivr-steps.queries.js';
 import { assertStepTarget, IVR_NOT_FOUND, presentIvrStep, stepTargets } from './ivr-steps.service.js';
 import type { CreateIvrInput, IvrView, UpdateIvrInput } from './ivrs.schemas.js';
 import { findIvr, insertIvr, listIvrs, updateIvr, type IvrFilters, type IvrRow } from './ivrs.queries.js';
+import type { Executor } from '../../../db/database.js';
 
 export type { IvrRow };
-type Executor = AppContext['db'] | Transaction<DB>;
 
 const DEFAULTS = { default_action: 'hangup', timeout_seconds: 5, max_repeats: 2 } as const;
 

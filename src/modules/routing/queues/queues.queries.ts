@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { valuesQuery } from '../../../db/values-query.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { QueueMemberTable, QueueTable } from '../routing.tables.js';
 

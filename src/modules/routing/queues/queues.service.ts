@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { DB } from '../../../db/schema.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import { collectFieldErrors, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import { existsInPbx, refuseWhileUsed } from '../../../platform/references.js';

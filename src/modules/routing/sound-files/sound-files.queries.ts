@@ -1,12 +1,11 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { SoundFileTable, SoundFileType } from '../routing.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type SoundFileRow = Selectable<SoundFileTable>;
 
 export interface SoundFileFilters {

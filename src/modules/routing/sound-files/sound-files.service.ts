@@ -3,11 +3,11 @@ import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Kysely, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../../db/database.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import { pbxTextProblem, saveUpload, type UploadPart } from '../../../http/uploads.js';
 import type { AppContext } from '../../../platform/context.js';
 import { ClientError, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
@@ -87,7 +87,7 @@ async function readUpload(content: Buffer, type: SoundFileType): Promise<{ facts
  * the original and the playable version together. Used by the upload and by the demo seed; inside
  * a transaction when given one.
  */
-export async function insertSoundFile(db: Kysely<DB> | Transaction<DB>, tenant: Tenant, file: NewSoundFile, now: Date | string): Promise<SoundFileRow> {
+export async function insertSoundFile(db: Executor, tenant: Tenant, file: NewSoundFile, now: Date | string): Promise<SoundFileRow> {
   const { facts, playable } = await readUpload(file.content, file.type);
   const at = typeof now === 'string' ? now : now.toISOString();
   const row = {

@@ -1,4 +1,4 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { DialectName } from '../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
@@ -6,8 +6,8 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/days.js';
 import { whereVisibleTo } from './absence-request.policy.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type AbsenceTableRow = Selectable<AbsenceRequestTable>;
 /** A ledger row with its employee's external id, as every answer shows it. */
 export type AbsenceRow = AbsenceTableRow & { ext_id: string | null };

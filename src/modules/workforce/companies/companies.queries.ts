@@ -1,13 +1,11 @@
-import type { Insertable, Kysely, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CompanyTable } from '../workforce.tables.js';
 import type { CompanyRow } from './company-view.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 export interface CompanyFilters {
   search?: string;
@@ -23,7 +21,7 @@ interface CompanyScope {
   trashed?: TrashedFilter;
 }
 
-function companiesOf(db: Db, scope: CompanyScope) {
+function companiesOf(db: Executor, scope: CompanyScope) {
   let query = trashedScope(db.selectFrom('companies').where('pbx_id', '=', scope.pbxId), scope.trashed);
   if (scope.search) query = query.where(matchesPattern(['name', 'city'], scope.search));
   if (scope.countryCc) query = query.where('country_cc', '=', scope.countryCc);
@@ -32,28 +30,28 @@ function companiesOf(db: Db, scope: CompanyScope) {
 
 const companyPage = pagedQuery({ scoped: companiesOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
 
-export function listCompanies(db: Db, tenant: Tenant, filters: CompanyFilters, sort: SortTerm[], page: PageRequest) {
+export function listCompanies(db: Executor, tenant: Tenant, filters: CompanyFilters, sort: SortTerm[], page: PageRequest) {
   const scope = { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search), countryCc: filters.countryCc?.toUpperCase() };
   return companyPage(db, scope, sort, page);
 }
 
 /** A company of the tenant: live ones by default, `only` for a trashed one, `with` for either. */
-export function findCompany(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<CompanyRow | undefined> {
+export function findCompany(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<CompanyRow | undefined> {
   return companiesOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Companies of the tenant by id, trashed ones included (a department or contract may still name one); nulls are skipped. */
-export async function companiesByIds(db: Db, tenant: Tenant, ids: Iterable<string | null>): Promise<Map<string, CompanyRow>> {
+export async function companiesByIds(db: Executor, tenant: Tenant, ids: Iterable<string | null>): Promise<Map<string, CompanyRow>> {
   const wanted = [...new Set(ids)].filter((id): id is string => id !== null);
   if (wanted.length === 0) return new Map();
   const rows = await db.selectFrom('companies').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function insertCompany(db: Db, row: Insertable<CompanyTable>): Promise<void> {
+export async function insertCompany(db: Executor, row: Insertable<CompanyTable>): Promise<void> {
   await db.insertInto('companies').values(row).execute();
 }
 
-export async function updateCompany(db: Db, tenant: Tenant, id: string, changes: Updateable<CompanyTable>): Promise<void> {
+export async function updateCompany(db: Executor, tenant: Tenant, id: string, changes: Updateable<CompanyTable>): Promise<void> {
   await db.updateTable('companies').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }

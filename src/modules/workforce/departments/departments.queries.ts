@@ -1,12 +1,11 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { DepartmentTable } from '../workforce.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Db = Kysely<DB> | Transaction<DB>;
 export type DepartmentRow = Selectable<DepartmentTable>;
 
 export interface DepartmentFilters {
@@ -23,7 +22,7 @@ interface DepartmentScope {
   trashed?: TrashedFilter;
 }
 
-function departmentsOf(db: Db, scope: DepartmentScope) {
+function departmentsOf(db: Executor, scope: DepartmentScope) {
   let query = trashedScope(db.selectFrom('departments').where('pbx_id', '=', scope.pbxId), scope.trashed);
   if (scope.search) query = query.where(matchesPattern(['name'], scope.search));
   if (scope.companyId) query = query.where('company_id', '=', scope.companyId);
@@ -32,11 +31,11 @@ function departmentsOf(db: Db, scope: DepartmentScope) {
 
 const departmentPage = pagedQuery({ scoped: departmentsOf, columns: (query) => query.selectAll(), choices: ['trashed'] });
 
-export function listDepartments(db: Db, tenant: Tenant, filters: DepartmentFilters, sort: SortTerm[], page: PageRequest) {
+export function listDepartments(db: Executor, tenant: Tenant, filters: DepartmentFilters, sort: SortTerm[], page: PageRequest) {
   return departmentPage(db, { pbxId: tenant.pbxId, ...filters, search: searchPattern(filters.search) }, sort, page);
 }
 
-export function findDepartment(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<DepartmentRow | undefined> {
+export function findDepartment(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<DepartmentRow | undefined> {
   return departmentsOf(db, { pbxId: tenant.pbxId, trashed }).selectAll().where('id', '=', id).executeTakeFirst();
 }
 
@@ -44,7 +43,7 @@ export function findDepartment(db: Db, tenant: Tenant, id: string, trashed: Tras
  * Departments of the tenant by id, trashed ones included: what a contract's `department_id`
  * names, e.g. "the department on the most recent contract" of an assignable employee.
  */
-export async function departmentsByIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Map<string, DepartmentRow>> {
+export async function departmentsByIds(db: Executor, tenant: Tenant, ids: readonly string[]): Promise<Map<string, DepartmentRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('departments')
@@ -55,11 +54,11 @@ export async function departmentsByIds(db: Db, tenant: Tenant, ids: readonly str
   return new Map(rows.map((row) => [row.id, row]));
 }
 
-export async function insertDepartment(db: Db, row: Insertable<DepartmentTable>): Promise<void> {
+export async function insertDepartment(db: Executor, row: Insertable<DepartmentTable>): Promise<void> {
   await db.insertInto('departments').values(row).execute();
 }
 
-export async function updateDepartment(db: Db, tenant: Tenant, id: string, changes: Updateable<DepartmentTable>): Promise<void> {
+export async function updateDepartment(db: Executor, tenant: Tenant, id: string, changes: Updateable<DepartmentTable>): Promise<void> {
   await db.updateTable('departments').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
 
@@ -67,7 +66,7 @@ export async function updateDepartment(db: Db, tenant: Tenant, id: string, chang
  * The validators of each department, live employees only, in position order: one query for a
  * page of departments. A department without any is missing from the map.
  */
-export async function validatorIdsByDepartment(db: Db, tenant: Tenant, departmentIds: readonly string[]): Promise<Map<string, string[]>> {
+export async function validatorIdsByDepartment(db: Executor, tenant: Tenant, departmentIds: readonly string[]): Promise<Map<string, string[]>> {
   const map = new Map<string, string[]>();
   if (departmentIds.length === 0) return map;
   const rows = await db
@@ -93,12 +92,12 @@ export async function validatorIdsByDepartment(db: Db, tenant: Tenant, departmen
  * employees of the tenant ([] for none, then any administrator decides). The absence requests
  * snapshot this when a request is created.
  */
-export async function departmentValidatorIds(db: Db, tenant: Tenant, departmentId: string): Promise<string[]> {
+export async function departmentValidatorIds(db: Executor, tenant: Tenant, departmentId: string): Promise<string[]> {
   return (await validatorIdsByDepartment(db, tenant, [departmentId])).get(departmentId) ?? [];
 }
 
 /** Replaces a department's validators with `employeeIds`, each at its index as position. */
-export async function replaceDepartmentValidators(db: Db, tenant: Tenant, departmentId: string, employeeIds: readonly string[]): Promise<void> {
+export async function replaceDepartmentValidators(db: Executor, tenant: Tenant, departmentId: string, employeeIds: readonly string[]): Promise<void> {
   await db.deleteFrom('department_validators').where('department_id', '=', departmentId).where('pbx_id', '=', tenant.pbxId).execute();
   if (employeeIds.length === 0) return;
   await db

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../http/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';

@@ -1,12 +1,10 @@
-import { sql, type Insertable, type Kysely, type Selectable, type Transaction, type Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../http/soft-delete.js';
+import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { EmployeeTable } from '../workforce.tables.js';
-
-type Db = Kysely<DB> | Transaction<DB>;
+import type { Executor } from '../../../db/database.js';
 
 /** An employee with the live user linked to it (`users.employee_id`), if any. */
 export type EmployeeRow = Selectable<EmployeeTable> & { user_id: string | null };
@@ -28,7 +26,7 @@ interface EmployeeScope {
 }
 
 /** The tenant's employees joined to their linked user; a soft-deleted user is linked to no one. */
-function employeesOf(db: Db, scope: EmployeeScope) {
+function employeesOf(db: Executor, scope: EmployeeScope) {
   let query = db
     .selectFrom('employees')
     .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.pbx_id', '=', scope.pbxId).on('users.deleted_at', 'is', null))
@@ -55,12 +53,12 @@ function wordPatterns(search: string | undefined): string[] {
   return (search ?? '').split(/\s+/).flatMap((word) => searchPattern(word) ?? []);
 }
 
-export function listEmployees(db: Db, tenant: Tenant, filters: EmployeeFilters, sort: SortTerm[], page: PageRequest) {
+export function listEmployees(db: Executor, tenant: Tenant, filters: EmployeeFilters, sort: SortTerm[], page: PageRequest) {
   const { search, ...others } = filters;
   return employeePage(db, { pbxId: tenant.pbxId, ...others, words: wordPatterns(search) }, sort, page);
 }
 
-export function findEmployee(db: Db, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
+export function findEmployee(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
   return employeesOf(db, { pbxId: tenant.pbxId, trashed })
     .selectAll('employees')
     .select('users.id as user_id')
@@ -69,12 +67,12 @@ export function findEmployee(db: Db, tenant: Tenant, id: string, trashed: Trashe
 }
 
 /** The employee holding an ext_id in the tenant, soft-deleted ones included (the unique index covers them). */
-export function findEmployeeByExtId(db: Db, tenant: Tenant, extId: string) {
+export function findEmployeeByExtId(db: Executor, tenant: Tenant, extId: string) {
   return db.selectFrom('employees').selectAll().where('pbx_id', '=', tenant.pbxId).where('ext_id', '=', extId).executeTakeFirst();
 }
 
 /** A user of the tenant that may be linked (not deleted), with the employee it is linked to now. */
-export function findLinkableUser(db: Db, tenant: Tenant, userId: string) {
+export function findLinkableUser(db: Executor, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users')
     .select(['id', 'status', 'employee_id'])
@@ -85,7 +83,7 @@ export function findLinkableUser(db: Db, tenant: Tenant, userId: string) {
 }
 
 /** Unlinks whichever user is linked to the employee. */
-export async function unlinkEmployee(db: Db, tenant: Tenant, employeeId: string, now: string): Promise<void> {
+export async function unlinkEmployee(db: Executor, tenant: Tenant, employeeId: string, now: string): Promise<void> {
   await db.updateTable('users').set({ employee_id: null, updated_at: now }).where('pbx_id', '=', tenant.pbxId).where('employee_id', '=', employeeId).execute();
 }
 
@@ -94,7 +92,7 @@ export async function unlinkEmployee(db: Db, tenant: Tenant, employeeId: string,
  * condition is part of the update, so two requests cannot both take the same user. False when
  * the user was taken.
  */
-export async function linkUser(db: Db, tenant: Tenant, userId: string, employeeId: string, now: string): Promise<boolean> {
+export async function linkUser(db: Executor, tenant: Tenant, userId: string, employeeId: string, now: string): Promise<boolean> {
   const result = await db
     .updateTable('users')
     .set({ employee_id: employeeId, updated_at: now })
@@ -122,7 +120,7 @@ export async function linkUser(db: Db, tenant: Tenant, userId: string, employeeI
 }
 
 /** Users of the tenant by e-mail address (the demo seed links its people this way). */
-export async function userIdsByEmail(db: Db, tenant: Tenant, emails: readonly string[]): Promise<Map<string, string>> {
+export async function userIdsByEmail(db: Executor, tenant: Tenant, emails: readonly string[]): Promise<Map<string, string>> {
   if (emails.length === 0) return new Map();
   const rows = await db
     .selectFrom('users')
@@ -137,16 +135,16 @@ export async function userIdsByEmail(db: Db, tenant: Tenant, emails: readonly st
   return new Map(rows.map((row) => [row.email, row.id]));
 }
 
-export async function insertEmployee(db: Db, row: Insertable<EmployeeTable>): Promise<void> {
+export async function insertEmployee(db: Executor, row: Insertable<EmployeeTable>): Promise<void> {
   await db.insertInto('employees').values(row).execute();
 }
 
-export async function updateEmployee(db: Db, tenant: Tenant, id: string, changes: Updateable<EmployeeTable>): Promise<void> {
+export async function updateEmployee(db: Executor, tenant: Tenant, id: string, changes: Updateable<EmployeeTable>): Promise<void> {
   await db.updateTable('employees').set(changes).where('id', '=', id).where('pbx_id', '=', tenant.pbxId).execute();
 }
 
 /** `employeeId` when it names a live employee of the tenant, else null: what a user's `/me` shows as its employee. */
-export async function liveEmployeeId(db: Db, tenant: Tenant, employeeId: string | null): Promise<string | null> {
+export async function liveEmployeeId(db: Executor, tenant: Tenant, employeeId: string | null): Promise<string | null> {
   if (!employeeId) return null;
   const row = await db
     .selectFrom('employees')
@@ -159,7 +157,7 @@ export async function liveEmployeeId(db: Db, tenant: Tenant, employeeId: string 
 }
 
 /** Which of `ids` are live employees of the tenant (one query). */
-export async function liveEmployeeIds(db: Db, tenant: Tenant, ids: readonly string[]): Promise<Set<string>> {
+export async function liveEmployeeIds(db: Executor, tenant: Tenant, ids: readonly string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
   const rows = await db
     .selectFrom('employees')

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete, type TrashedFilter } from '../../../http/soft-delete.js';
+import { type TrashedFilter } from '../../../db/soft-delete.js';
+import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';

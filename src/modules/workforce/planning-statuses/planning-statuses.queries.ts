@@ -1,9 +1,8 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PlanningStatusTable } from '../schedules.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type PlanningStatusRow = Selectable<PlanningStatusTable>;
 
 /** The live statuses of the tenant: statuses by name, each followed by its sub-statuses by name. */

@@ -4,8 +4,8 @@ import type { DialectName } from '../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { RecurringStatus, RecurringTransactionTable } from '../recurring.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type RecurringTransactionRow = Selectable<RecurringTransactionTable>;
 
 export interface RecurringFilters {

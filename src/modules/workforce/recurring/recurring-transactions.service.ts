@@ -10,7 +10,7 @@
  * next_run_at asks for; the job a change made stale finds next_run_at moved and does nothing.
  */
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Principal } from '../../../platform/auth/principal.js';
@@ -34,6 +34,7 @@ import {
   type RecurringTransactionRow,
 } from './recurring-transactions.queries.js';
 import type { CreateRecurringTransactionInput, RecurringTransactionView, UpdateRecurringTransactionInput } from './recurring-transactions.schemas.js';
+import type { Executor } from '../../../db/database.js';
 
 export type { RecurringTransactionRow };
 
@@ -62,8 +63,6 @@ export function presentRecurringTransaction(row: RecurringTransactionRow): Recur
     updated_at: row.updated_at,
   };
 }
-
-type Executor = Kysely<DB> | Transaction<DB>;
 
 /** The far end of "from now on" for a look-up of the contracts that have not ended. */
 const LAST_DAY = '9999-12-31';

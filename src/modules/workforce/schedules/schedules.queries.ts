@@ -1,11 +1,11 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PlanningEntryTable, ScheduleTable } from '../schedules.tables.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type ScheduleRow = Selectable<ScheduleTable>;
 export type PlanningEntryRow = Selectable<PlanningEntryTable>;
 

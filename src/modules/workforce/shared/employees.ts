@@ -14,8 +14,8 @@ import type { EmployeeTable } from '../workforce.tables.js';
 import { findEmployee } from '../employees/employees.queries.js';
 import { findSettings } from '../settings/settings.queries.js';
 import { todayIn, type CalendarDay } from './days.js';
+import type { Executor } from '../../../db/database.js';
 
-type Executor = Kysely<DB> | Transaction<DB>;
 export type EmployeeRow = Selectable<EmployeeTable>;
 
 const EMPLOYEE_NOT_FOUND = 'Employee not found.';
