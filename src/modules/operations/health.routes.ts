@@ -22,6 +22,7 @@ const Ready = Type.Object({
  * polls them from one address: they count against no rate limit, and use up nobody's budget.
  */
 export async function healthRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
+  // Explicit routes, not the helper: they are public probes outside the API (no auth, operation id or tags, hidden from OpenAPI).
   const config = { rateLimit: false as const };
   app.get('/health', { config, schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
 

@@ -4,6 +4,8 @@ import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { listAuditEvents, type AuditEventRow } from './audit-events.queries.js';
 
+export type { AuditEventRow };
+
 export interface AuditEventQuery {
   action?: string;
   userId?: string;
