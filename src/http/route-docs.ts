@@ -25,16 +25,29 @@ export type ErrorStatus = keyof typeof ERROR_BODIES;
 
 const ref = (id: string) => ({ $ref: `${id}#` });
 
+const AUTH_OF_ROUTES = new WeakMap<FastifyInstance, ReadonlyMap<string, RouteAuth>>();
+
+/**
+ * Who may call each API route (`"GET /api/v1/users/:user/dnds"` -> its `config.auth`), for the
+ * README's endpoint tables: the OpenAPI document names the schemes but not "administrators only".
+ */
+export function authOfRoutes(app: FastifyInstance): ReadonlyMap<string, RouteAuth> {
+  return AUTH_OF_ROUTES.get(app) ?? new Map();
+}
+
 /**
  * Every API route documents its security and its error responses from one place, so no route can
  * forget them; a route under the API prefix without `config.auth` fails at start-up.
  */
 export function registerRouteDocs(app: FastifyInstance, apiPrefix: string): void {
+  const auths = new Map<string, RouteAuth>();
+  AUTH_OF_ROUTES.set(app, auths);
   app.addHook('onRoute', (route: RouteOptions) => {
     if (!route.url.startsWith(apiPrefix) || route.url.startsWith(`${apiPrefix}/docs`) || route.method === 'HEAD') return;
     const config = route.config;
     const auth = config?.auth;
     if (!auth) throw new Error(`route ${String(route.method)} ${route.url} declares no config.auth`);
+    for (const method of [route.method].flat()) auths.set(`${method} ${route.url}`, auth);
     const schema = (route.schema ??= {}) as Record<string, unknown> & { response?: Record<string, unknown> };
     const response = (schema.response ??= {});
     schema.security = auth.public ? [] : securityFor(auth);
