@@ -36,12 +36,10 @@ export async function createTenant(
 }
 
 /**
- * The users made here (some 500 a run) get their passwords hashed at scrypt N=1024 rather than
- * 16384, a sixteenth of the work: a stored hash names its own parameters, so logging in verifies
- * them exactly as it verifies production hashes. Users created through the API and the CLI get
- * the production cost.
+ * Fixture users (some 500 a run) need not resist guessing: the cheapest argon2id there is (8 KiB,
+ * one pass). A stored hash names its own parameters, so logging in verifies them exactly as it
+ * verifies production hashes; users created through the API and the CLI get the production cost.
  */
-/** Fixture users need not resist guessing: the cheapest argon2id there is (8 KiB, one pass). */
 const FIXTURE_PASSWORD_COST = { memoryCost: 8, timeCost: 1, parallelism: 1 };
 
 /** A user `createUser` or `createAdmin` made: its sign-in, a token, and its tenant. */

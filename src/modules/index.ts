@@ -1,7 +1,7 @@
 /**
  * The domains of the API, in the order their routes register. Each domain is a folder with an
- * `index.ts` that lists its route plugins and exports what other domains may use; room is kept for
- * `routing` and `config-push` (see their README files and docs/architecture.md).
+ * `index.ts` that lists its route plugins and exports what other domains may use (see
+ * docs/architecture.md).
  */
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../platform/context.js';
