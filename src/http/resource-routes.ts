@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import type { PageRequest, SortTerm } from '../db/paging.js';
 import { principalOf } from '../platform/auth/auth-plugin.js';
-import type { Principal, RouteAuth } from '../platform/auth/principal.js';
+import { requireUser, type Principal, type RouteAuth, type UserPrincipal } from '../platform/auth/principal.js';
 import { tenantOf, type Tenant } from '../platform/tenancy.js';
 import { parseInclude } from './include.js';
 import { pageRequest, parseSort, type ListQueryOptions, type ListQuerySchema } from './list-query.js';
@@ -13,7 +13,10 @@ import { DataEnvelope } from './schema.js';
 export interface ResourceCall<P = unknown, Q = unknown, B = unknown, S = undefined> {
   request: FastifyRequest;
   reply: FastifyReply;
-  principal: Principal;
+  /** Read when asked, so a public route works without one (401 if its handler asks anyway). */
+  readonly principal: Principal;
+  /** The user behind a user token (401 for any other principal), for routes that act as a user. */
+  readonly user: UserPrincipal;
   readonly tenant: Tenant;
   params: P;
   query: Q;
@@ -42,6 +45,8 @@ interface RouteDoc {
   description?: string;
   /** The route refuses with 409 `InUseError` while something points at the resource. */
   refusedWhileUsed?: boolean;
+  /** More of the route's `config` (e.g. `carriesSecret`, `answers`). */
+  config?: Omit<FastifyContextConfig, 'auth'>;
 }
 
 /** What routes of one file share: their tags, their docs table and the scope resolved once per request. */
@@ -257,7 +262,7 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
   app.route({
     method,
     url,
-    config: { auth: doc.auth },
+    config: { ...doc.config, auth: doc.auth },
     // A body the contract calls optional may be left out: it reads as `{}`.
     ...(parts.optionalBody
       ? {
@@ -294,13 +299,17 @@ async function callOf<P extends TSchema, Q extends TSchema, B extends TSchema, S
   reply: FastifyReply,
   scope: RouteGroup<S>['scope'],
 ): Promise<CallOf<P, Q, B, S>> {
-  const principal = principalOf(request);
   const call: ResourceCall<unknown, unknown, unknown, unknown> = {
     request,
     reply,
-    principal,
+    get principal() {
+      return principalOf(request);
+    },
+    get user() {
+      return requireUser(principalOf(request));
+    },
     get tenant() {
-      return tenantOf(principal);
+      return tenantOf(principalOf(request));
     },
     params: request.params,
     query: request.query,
