@@ -6,21 +6,10 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import { createApiKey, revokeApiKey } from '../../../platform/auth/api-keys.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { ApiKey, CreateApiKeyBody } from './api-keys.schemas.js';
+import type { CreateApiKeyBody } from './api-keys.schemas.js';
 import { findIntegrationKey, listIntegrationKeys, type ApiKeyFilters } from './api-keys.queries.js';
 
-export function presentApiKey(row: Selectable<ApiKeyTable>): Static<typeof ApiKey> {
-  return {
-    id: row.id,
-    name: row.name,
-    scopes: JSON.parse(row.scopes) as Static<typeof ApiKey>['scopes'],
-    token_hint: row.token_hint,
-    created_by_user_id: row.created_by_user_id,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-    revoked_at: row.revoked_at,
-  };
-}
+export type ApiKeyRow = Selectable<ApiKeyTable>;
 
 /** Integration API keys of a PBX, managed by its administrators. */
 export class ApiKeysService {

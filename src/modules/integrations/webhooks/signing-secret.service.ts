@@ -2,19 +2,11 @@ import type { AppContext } from '../../../platform/context.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
-import { rotateSigningSecret, signingSecretsOf, type SigningSecrets } from '../../../platform/webhooks/signing-secrets.js';
+import { rotateSigningSecret, signingSecretsOf } from '../../../platform/webhooks/signing-secrets.js';
+import { presentSigningSecret } from './signing-secret.presenter.js';
 import type { SigningSecretView } from './webhooks.schemas.js';
 
 const SECRET_ROTATED = 'webhook_signing_secret.rotated';
-
-function present(secrets: SigningSecrets, overlapSeconds: number): SigningSecretView {
-  return {
-    secret: secrets.current,
-    rotated_at: secrets.rotatedAt,
-    previous_secret_expires_at: secrets.previousExpiresAt,
-    overlap_seconds: overlapSeconds,
-  };
-}
 
 /** The PBX's webhook signing secret: read by its administrators, rotated with an overlap window, each rotation audited. */
 export class SigningSecretService {
@@ -22,7 +14,7 @@ export class SigningSecretService {
 
   async current(tenant: Tenant): Promise<SigningSecretView> {
     const secrets = await signingSecretsOf(this.ctx.db, this.ctx.secrets, this.ctx.config, tenant.pbxId, this.ctx.clock.now());
-    return present(secrets, this.ctx.config.webhookSecretOverlapSeconds);
+    return presentSigningSecret(secrets, this.ctx.config.webhookSecretOverlapSeconds);
   }
 
   /** The new secret, and the audit entry that records the rotation (in the same transaction). */
@@ -45,6 +37,6 @@ export class SigningSecretService {
       });
       return { rotated, auditEventId };
     });
-    return { secret: present(rotated, overlapSeconds), auditEventId };
+    return { secret: presentSigningSecret(rotated, overlapSeconds), auditEventId };
   }
 }
