@@ -16,3 +16,5 @@ export { seedAddressBook } from './address-book.seed.js';
 export { ContactImportsService, type UploadPart } from './imports/contact-imports.service.js';
 /** How a known caller's calls are routed (the route simulator). */
 export { callerRoute, type CallerRoute } from './contacts/caller-routing.js';
+/** Who shares a contact group with a user (the calls domain's `own_group_only` call history). */
+export { groupPeers } from './contact-groups/group-peers.js';

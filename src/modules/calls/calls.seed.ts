@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DemoSeeder } from '../../platform/demo-seeder.js';
+import { extensionsOfUsers } from '../directory/index.js';
 import type { AppContext } from '../../platform/context.js';
 import { callTimeOf } from './cdrs/call-time.js';
 import type { IngestCdrView } from './cdrs/cdrs.schemas.js';
@@ -66,17 +67,21 @@ export const seedCallHistory: DemoSeeder = async (ctx: AppContext, tenant) => {
   const roll = dice(tenant.pbxId);
   const userRows = await ctx.db
     .selectFrom('users')
-    .leftJoin('extensions', (join) => join.onRef('extensions.user_id', '=', 'users.id').on('extensions.deleted_at', 'is', null))
-    .select(['users.id', 'users.first_name', 'users.last_name', 'extensions.number'])
-    .where('users.pbx_id', '=', tenant.pbxId)
-    .where('users.status', '=', 'active')
-    .where('users.id', 'in', [tenant.admin.id, ...tenant.users.map((u) => u.id)])
+    .select(['id', 'first_name', 'last_name'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('status', '=', 'active')
+    .where('id', 'in', [tenant.admin.id, ...tenant.users.map((u) => u.id)])
     .execute();
-  const staff: Person[] = [];
-  for (const row of userRows) {
-    if (staff.some((p) => p.userId === row.id)) continue;
-    staff.push({ userId: row.id, name: `${row.first_name} ${row.last_name}`, number: row.number ?? String(101 + staff.length) });
-  }
+  // Each person's first live extension (by number).
+  const userIds = userRows.map((row) => row.id);
+  const extensions = await extensionsOfUsers(ctx.db, tenant, userIds);
+  const numbers = new Map<string, string>();
+  for (const extension of extensions) if (extension.user_id && !numbers.has(extension.user_id)) numbers.set(extension.user_id, extension.number);
+  const staff: Person[] = userRows.map((row, index) => ({
+    userId: row.id,
+    name: `${row.first_name} ${row.last_name}`,
+    number: numbers.get(row.id) ?? String(101 + index),
+  }));
   const pick = <T>(items: readonly T[]) => items[roll(items.length)];
   const external = (): Person => {
     const [name, number] = pick(EXTERNAL);

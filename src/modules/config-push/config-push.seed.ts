@@ -5,6 +5,7 @@
  */
 import type { DemoSeeder } from '../../platform/demo-seeder.js';
 import type { Tenant } from '../../platform/tenancy.js';
+import { lengthenDemoSupportRing } from '../routing/index.js';
 import { deliverPush } from './pushes/push-job.js';
 import { ConfigPushService } from './pushes/pushes.service.js';
 
@@ -22,12 +23,7 @@ export const seedConfigPush: DemoSeeder = async (ctx, demo) => {
   } as const;
   const pushed = await new ConfigPushService(ctx).push(tenant, principal, null);
   await deliverPush(ctx, { pbxId: tenant.pbxId, pushId: pushed.id }, pushed.job_id!);
-  // The unpushed change: written after the push, as an administrator's edit would be.
-  await ctx.db
-    .updateTable('queues')
-    .set({ member_timeout_seconds: 25, updated_at: ctx.clock.now().toISOString() })
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('name', '=', 'Support')
-    .execute();
+  // The unpushed change: written after the push.
+  await lengthenDemoSupportRing(ctx, tenant);
   return { config_version: pushed.version, config_push: pushed.id };
 };

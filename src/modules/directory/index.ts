@@ -57,6 +57,10 @@ export { WebrtcSummary } from './webrtc/webrtc.schemas.js';
 export { identitiesAvailableToUsers } from './caller-identities/caller-identities.queries.js';
 export { twinningsOfUsers } from './twinnings/twinnings.queries.js';
 export { findWebrtc } from './webrtc/webrtc.queries.js';
+export { sipDevicesOfUsers } from './sip-devices/sip-devices.queries.js';
+/** Who the parties of a call are (calls: the engine's call records), and the demo call history's extension numbers. */
+export { extensionsByNumber, devicesByUsername, type CallParty } from './call-parties.js';
+export { extensionsOfUsers } from './extensions/extensions.queries.js';
 /** What config-push compiles: the tenant's live telephony, as plain data. */
 export {
   loadTelephonySnapshot,

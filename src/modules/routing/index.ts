@@ -13,7 +13,7 @@ import { callRoutingRoutes } from './simulator/call-routing.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];
-export { seedRouting } from './routing.seed.js';
+export { seedRouting, lengthenDemoSupportRing } from './routing.seed.js';
 /** What config-push compiles: the tenant's live routing in the graph's own models, and the node types of a call flow. */
 export type { CallFlowNode } from './call-flows/call-flow-nodes.js';
 export {
@@ -27,3 +27,5 @@ export {
 export type { QueueModel } from './graph/model.js';
 /** The routing frozen with a configuration version, and a call routed by it (the simulated PBX). */
 export { routingSnapshot, routeBySnapshot, type RoutedCall } from './graph/snapshot.js';
+/** The names of the queues a call went through (the calls domain's call records). */
+export { queueNamesOf } from './queues/queues.queries.js';

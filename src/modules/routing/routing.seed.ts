@@ -5,6 +5,7 @@
  * and the main number's flow: business hours Monday to Friday 08:00-18:00, Luxembourg's public
  * holidays and the PBX's own closed, voicemail after the closed and holiday messages.
  */
+import type { AppContext } from '../../platform/context.js';
 import type { DemoSeeder } from '../../platform/demo-seeder.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import { routeNumberByLabel } from '../directory/index.js';
@@ -141,3 +142,18 @@ export const seedRouting: DemoSeeder = async (ctx, demo) => {
     routed_number: routedNumber,
   };
 };
+
+/**
+ * The demo's change after its first configuration push (config-push's seed): the support queue
+ * rings each member longer, made through the service as an administrator's edit would be.
+ */
+export async function lengthenDemoSupportRing(ctx: AppContext, tenant: Tenant): Promise<void> {
+  const support = await ctx.db
+    .selectFrom('queues')
+    .select('id')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('name', '=', 'Support')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  await new QueuesService(ctx).update(tenant, support.id, { member_timeout_seconds: 25 });
+}

@@ -295,20 +295,6 @@ export async function tenantUserIds(db: Executor, tenant: Tenant, ids: string[])
   return new Set(rows.map((row) => row.id));
 }
 
-/** The viewer and every user sharing one of its groups (`own_group_only`). */
-export async function groupPeers(db: Executor, tenant: Tenant, userId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom('contact_group_users as mine')
-    .innerJoin('contact_groups as g', 'g.id', 'mine.group_id')
-    .innerJoin('contact_group_users as peer', 'peer.group_id', 'mine.group_id')
-    .select('peer.user_id')
-    .distinct()
-    .where('mine.user_id', '=', userId)
-    .where('g.pbx_id', '=', tenant.pbxId)
-    .execute();
-  return [...new Set([userId, ...rows.map((row) => row.user_id)])];
-}
-
 export function findViewer(db: Executor, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users')

@@ -8,12 +8,12 @@ import type { AppContext } from '../../../platform/context.js';
 import { tenantDataCache, type StampedCache } from '../../../platform/cache/stamped-cache.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
+import { groupPeers } from '../../address-book/index.js';
 import { presentDetail, presentHistoryEntry } from './cdrs.presenter.js';
 import {
   findCdr,
   findRecordingByPath,
   findViewer,
-  groupPeers,
   insertCdrs,
   insertParticipants,
   listCdrs,

@@ -45,21 +45,6 @@ export async function updatePlacedCall(db: Executor, tenant: Tenant, id: string,
   await db.updateTable('placed_calls').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
 }
 
-/** The user owning an extension number of the PBX (to name the parties of an AMI Cdr). */
-export async function usersByExtension(db: Executor, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string; name: string }>> {
-  const wanted = numbers.filter(Boolean);
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('extensions as e')
-    .innerJoin('users as u', 'u.id', 'e.user_id')
-    .select(['e.number', 'u.id', 'u.first_name', 'u.last_name'])
-    .where('e.pbx_id', '=', tenant.pbxId)
-    .where('e.deleted_at', 'is', null)
-    .where('e.number', 'in', wanted)
-    .execute();
-  return new Map(rows.map((row) => [row.number, { userId: row.id, name: `${row.first_name} ${row.last_name}`.trim() }]));
-}
-
 /** The PBX's own time zone (the default of its Asterisk host's). */
 export async function pbxTimezone(db: Executor, tenant: Tenant): Promise<string> {
   const row = await db.selectFrom('pbxes').select('timezone').where('id', '=', tenant.pbxId).executeTakeFirst();
@@ -110,21 +95,6 @@ export async function amiZoneOf(db: Executor, tenant: Tenant): Promise<string> {
   return (await amiZoneSettingOf(db, tenant)).name;
 }
 
-/** Extensions of the PBX by number, with their user when they have one (to name and place the parties of an AMI Cdr). */
-export async function extensionsByNumber(db: Executor, tenant: Tenant, numbers: string[]): Promise<Map<string, { userId: string | null; name: string }>> {
-  const wanted = [...new Set(numbers.filter(Boolean))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('extensions as e')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'e.user_id').on('u.deleted_at', 'is', null))
-    .select(['e.number', 'u.id', 'u.first_name', 'u.last_name'])
-    .where('e.pbx_id', '=', tenant.pbxId)
-    .where('e.deleted_at', 'is', null)
-    .where('e.number', 'in', wanted)
-    .execute();
-  return new Map(rows.map((row) => [row.number, { userId: row.id, name: row.id ? `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() : '' }]));
-}
-
 export async function findUserName(db: Executor, tenant: Tenant, userId: string): Promise<string | undefined> {
   const row = await db.selectFrom('users').select(['first_name', 'last_name']).where('pbx_id', '=', tenant.pbxId).where('id', '=', userId).executeTakeFirst();
   return row ? `${row.first_name} ${row.last_name}`.trim() : undefined;
@@ -141,42 +111,6 @@ export async function saveCdrLeg(db: Executor, tenant: Tenant, leg: Omit<Inserta
 
 export function cdrLegsOf(db: Executor, tenant: Tenant, callKey: string) {
   return db.selectFrom('ami_cdr_legs').selectAll().where('pbx_id', '=', tenant.pbxId).where('call_key', '=', callKey).orderBy('created_at').execute();
-}
-
-/** The PBX's SIP devices by user name, with their user and extension (to name the receivers of an AMI Cdr). */
-export async function devicesByUsername(
-  db: Executor,
-  tenant: Tenant,
-  usernames: string[],
-): Promise<Map<string, { userId: string | null; name: string; extension: string | null }>> {
-  const wanted = [...new Set(usernames.filter(Boolean))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('sip_devices as d')
-    .leftJoin('users as u', (join) => join.onRef('u.id', '=', 'd.user_id').on('u.deleted_at', 'is', null))
-    .leftJoin('extensions as e', (join) => join.onRef('e.id', '=', 'd.extension_id').on('e.deleted_at', 'is', null))
-    .select(['d.username', 'd.name as device_name', 'u.id as user_id', 'u.first_name', 'u.last_name', 'e.number'])
-    .where('d.pbx_id', '=', tenant.pbxId)
-    .where('d.username', 'in', wanted)
-    .execute();
-  return new Map(
-    rows.map((row) => [
-      row.username,
-      {
-        userId: row.user_id,
-        name: row.user_id ? `${row.first_name ?? ''} ${row.last_name ?? ''}`.trim() : row.device_name,
-        extension: row.number,
-      },
-    ]),
-  );
-}
-
-/** The names of the PBX's queues by id (the `via` of a receiver an AMI Cdr shows rung by a queue). */
-export async function queueNamesOf(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter(Boolean))];
-  if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('queues').select(['id', 'name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 /** A warning about the settings (the PBX host's clock disagreeing with `pbx_timezone`), shown as `connection.last_error`. */

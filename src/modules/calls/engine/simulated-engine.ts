@@ -5,12 +5,13 @@ import { defineJob } from '../../../platform/jobs/jobs.js';
 import { ingestCdrs } from '../cdrs/cdrs.service.js';
 import type { IngestCdrView } from '../cdrs/cdrs.schemas.js';
 import { callTimeOf } from '../cdrs/call-time.js';
-import { findPlacedCall, updatePlacedCall, usersByExtension } from './pbx-engine.queries.js';
+import { findPlacedCall, updatePlacedCall } from './pbx-engine.queries.js';
 import { originateAction } from './ami/asterisk-engine.js';
 import { endPlacedCall } from '../origination/placed-calls.js';
 import { maskedText } from './ami/protocol.js';
 import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
 import type { Tenant } from '../../../platform/tenancy.js';
+import { extensionsByNumber } from '../../directory/index.js';
 import { routeBySnapshot } from '../../routing/index.js';
 
 interface SimulatedCallPayload {
@@ -45,7 +46,9 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
   const roll = dice(payload.callId);
   const start = new Date(payload.placedAt);
   const tenant = { pbxId: payload.pbxId };
-  const internalUser = (await usersByExtension(ctx.db, tenant, [payload.destination])).get(payload.destination);
+  const dialled = (await extensionsByNumber(ctx.db, tenant, [payload.destination])).get(payload.destination);
+  // An internal call rings a live user's extension.
+  const internalUser = dialled?.userId ? { userId: dialled.userId, name: dialled.name } : undefined;
   const ownRing = 2 + roll(4);
   const destinationRing = 3 + roll(10);
   const outcomeRoll = roll(100);

@@ -12,15 +12,3 @@ export function findCallingUser(db: Kysely<DB>, tenant: Tenant, userId: string) 
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
 }
-
-/** Live SIP devices of the user, enabled or not. */
-export function ownSipDevices(db: Kysely<DB>, tenant: Tenant, userId: string) {
-  return db
-    .selectFrom('sip_devices')
-    .select(['id', 'name', 'username', 'enabled'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('user_id', '=', userId)
-    .where('deleted_at', 'is', null)
-    .orderBy('name')
-    .execute();
-}

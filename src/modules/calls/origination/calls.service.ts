@@ -3,13 +3,13 @@ import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.
 import type { UserPrincipal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { findWebrtc, identitiesAvailableToUsers, twinningsOfUsers } from '../../directory/index.js';
+import { findWebrtc, identitiesAvailableToUsers, sipDevicesOfUsers, twinningsOfUsers } from '../../directory/index.js';
 import { EngineFailure, type RingEndpoint } from '../engine/engine.js';
 import { findPlacedCall, insertPlacedCall } from '../engine/pbx-engine.queries.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
 import { endPlacedCall, presentPlacedCall } from './placed-calls.js';
 import { engineFor } from '../engine/pbx-engine.service.js';
-import { findCallingUser, ownSipDevices } from './calls.queries.js';
+import { findCallingUser } from './calls.queries.js';
 import type { NewCallBodyView, NewCallQueryView, NewCallResponseView } from './calls.schemas.js';
 import { claimKey, completeKey, releaseKey, requestHash, type IdempotencyClaim } from './idempotency.js';
 
@@ -175,7 +175,8 @@ export class CallsService {
   private async endpoints(tenant: Tenant, userId: string, targets: NewCallBodyView['targets']): Promise<{ endpoints: RingEndpoint[]; skipped: Skipped[] }> {
     const endpoints: RingEndpoint[] = [];
     const skipped: Skipped[] = [];
-    const devices = await ownSipDevices(this.ctx.db, tenant, userId);
+    // Its live devices, enabled or not: one asked for but disabled is reported as skipped.
+    const devices = await sipDevicesOfUsers(this.ctx.db, tenant, [userId]);
     const requested = targets?.sip_devices;
     if (requested) {
       const errors: Record<string, string[]> = {};

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
+import type { Executor } from '../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { valuesQuery } from '../../../db/values-query.js';
@@ -54,6 +55,14 @@ export function findQueue(db: Kysely<DB>, tenant: Tenant, id: string, options: {
 
 export async function insertQueue(db: Kysely<DB>, row: Insertable<QueueTable>): Promise<void> {
   await db.insertInto('queues').values(row).execute();
+}
+
+/** The names of the tenant's queues by id, deleted ones included (the calls domain names the queue that rang a receiver). */
+export async function queueNamesOf(db: Executor, tenant: Tenant, ids: string[]): Promise<Map<string, string>> {
+  const wanted = [...new Set(ids.filter(Boolean))];
+  if (wanted.length === 0) return new Map();
+  const rows = await db.selectFrom('queues').select(['id', 'name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
+  return new Map(rows.map((row) => [row.id, row.name]));
 }
 
 export async function updateQueue(db: Kysely<DB>, tenant: Tenant, id: string, changes: Updateable<QueueTable>): Promise<void> {

@@ -8,17 +8,16 @@ import {
   amiZoneOf,
   amiZoneSettingOf,
   cdrLegsOf,
-  devicesByUsername,
-  extensionsByNumber,
   findPlacedCallByAction,
   findPlacedCallByUniqueid,
   findUserName,
-  queueNamesOf,
   recordListenerLogin,
   recordSettingsWarning,
   saveCdrLeg,
   updatePlacedCall,
 } from '../pbx-engine.queries.js';
+import { devicesByUsername, extensionsByNumber } from '../../../directory/index.js';
+import { queueNamesOf } from '../../../routing/index.js';
 import { endPlacedCall } from '../../origination/placed-calls.js';
 import type { RingEndpoint } from '../engine.js';
 import { hangupCause, originateReason } from './causes.js';
