@@ -8,3 +8,5 @@ import type { Generated } from 'kysely';
 /** 0 or 1; columns with a database default are Generated so inserts may leave them out. */
 export type Flag = Generated<number>;
 export type Timestamp = string;
+/** A calendar day, `YYYY-MM-DD` text (zone-less: the workforce's contract days, holidays and absences). */
+export type CalendarDay = string;

@@ -5,7 +5,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Tenant } from '../../platform/tenancy.js';
-import type { CalendarDay } from './workforce.tables.js';
+import type { CalendarDay } from './shared/index.js';
 import { GRANTED_STATUSES, rowsOverlapping } from './absences/absence-requests.queries.js';
 import { requestedTimeOf } from './absences/absence-view.js';
 

@@ -18,7 +18,7 @@ import { validatorPlan } from './absences/approvals.js';
 import { currentMainContractId } from './contracts/contracts.queries.js';
 import { HomeOfficeRequestsService } from './home-office/home-office-requests.service.js';
 import { workCalendar, type WorkDay } from './required-work-time/work-calendar.js';
-import { addDays, todayIn, yearOf, type CalendarDay } from './shared/days.js';
+import { addDays, todayIn, yearOf, type CalendarDay } from './shared/index.js';
 
 /** How far past its anchor a request may move to find free working days. */
 const SEARCH_DAYS = 56;

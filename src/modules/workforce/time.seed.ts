@@ -9,7 +9,7 @@ import type { DemoSeeder } from '../../platform/demo-seeder.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import { ContractsService } from './contracts/contracts.service.js';
 import { HolidaysService } from './holidays/holidays.service.js';
-import { todayIn, yearOf, addDays, isoWeekday, type CalendarDay } from './shared/days.js';
+import { todayIn, yearOf, addDays, isoWeekday, type CalendarDay } from './shared/index.js';
 import { WorkShiftAssignmentsService } from './work-shifts/work-shift-assignments.service.js';
 import { WorkShiftsService } from './work-shifts/work-shifts.service.js';
 

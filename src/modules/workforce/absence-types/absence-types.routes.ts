@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import type { AppContext } from '../../../platform/context.js';
-import { PbxParams } from '../shared/schemas.js';
+import { PbxParams } from '../shared/index.js';
 import { AbsenceTypesService, presentAbsenceType, type AbsenceTypeRow } from './absence-types.service.js';
 import { AbsenceType, AbsenceTypeListQuery, AbsenceTypeParams, CreateAbsenceTypeBody, UpdateAbsenceTypeBody } from './absence-types.schemas.js';
 

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
 import { ABSENCE_TYPES } from '../absences/absence-requests.schemas.js';
-import { TrashedFilter } from '../shared/schemas.js';
+import { TrashedFilter } from '../shared/index.js';
 
 const ledgerType = StringEnum(ABSENCE_TYPES, {
   description: 'The ledger type it books as: legal (paid leave), home_office, illness, special (special leave) or overtime_balance.',

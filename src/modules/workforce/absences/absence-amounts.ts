@@ -5,7 +5,7 @@
  * 4 h of an 8 h day 0.5), and the day details the contract shows. Pure: tests compare it with a
  * plain day-by-day model.
  */
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import type { WorkDay } from '../required-work-time/work-calendar.js';
 
 /** A day falls short of a full day, and reads as a half day, when it misses more than this (the contract's tolerance). */

@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema.js';
 import type { DialectName } from '../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import { whereVisibleTo } from './absence-request.policy.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
 import type { Executor } from '../../../db/database.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { resourceRoutes, type ResourceCall } from '../../../http/resource-routes.js';
 import type { AppContext } from '../../../platform/context.js';
-import { EmployeeParams, PbxParams } from '../shared/schemas.js';
+import { EmployeeParams, PbxParams } from '../shared/index.js';
 import type { AbsenceRow, LoadedAbsence } from './absence-requests.queries.js';
 import { AbsenceMovesService } from './absence-moves.service.js';
 import { AbsenceRequestsService, type AbsenceCaller } from './absence-requests.service.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateOnly, DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day, HourMinute } from '../shared/schemas.js';
+import { Day, HourMinute } from '../shared/index.js';
 
 export const ABSENCE_TYPES = ['legal', 'home_office', 'illness', 'special', 'overtime_balance'] as const;
 export type AbsenceType = (typeof ABSENCE_TYPES)[number];

@@ -3,7 +3,7 @@
  * `accepted`/`canceled`/`legal`, the ids the contract repeats, the half-day hours (the row's own,
  * else the tenant's split) and the day details derived from the stored amounts.
  */
-import { addDays, dayAsDateTime, type CalendarDay } from '../shared/days.js';
+import { addDays, dayAsDateTime, type CalendarDay } from '../shared/index.js';
 import type { StoredAbsenceStatus, StoredAbsenceType } from '../workforce.tables.js';
 import { workingDayDetails, type AbsencePeriod } from './absence-amounts.js';
 import type { AbsenceRow, AbsenceTableRow, ValidatorRow } from './absence-requests.queries.js';

@@ -7,7 +7,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { addDays, type CalendarDay } from '../shared/days.js';
+import { addDays, type CalendarDay } from '../shared/index.js';
 import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
 import type { StoredAbsenceType } from '../workforce.tables.js';
 import { HALF_DAY_TOLERANCE_SECONDS } from './absence-amounts.js';

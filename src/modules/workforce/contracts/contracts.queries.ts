@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
 import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import type { EmployeeContractTable } from '../workforce.tables.js';
 import type { Executor } from '../../../db/database.js';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { Day, TrashedFilter } from '../shared/schemas.js';
+import { Day, TrashedFilter } from '../shared/index.js';
 import { ContractCompanySchema } from '../companies/company-view.js';
 
 const LEAVE_BALANCE =

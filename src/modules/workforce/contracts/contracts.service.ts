@@ -9,7 +9,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
-import { dayAsDateTime, type CalendarDay } from '../shared/days.js';
+import { dayAsDateTime, type CalendarDay } from '../shared/index.js';
 import { employeeForRead, employeeForWrite, lockEmployee, managesEmployees, tenantToday } from '../shared/employees.js';
 import { companiesByIds, findCompany } from '../companies/companies.queries.js';
 import { findDepartment } from '../departments/departments.queries.js';

@@ -8,7 +8,7 @@ import type Holidays from 'date-holidays';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { addDays, dayOfYear, yearOf, type CalendarDay } from '../shared/days.js';
+import { addDays, dayOfYear, yearOf, type CalendarDay } from '../shared/index.js';
 import type { CompanyRow } from '../companies/company-view.js';
 
 export interface DayOff {

@@ -6,7 +6,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { daysInclusive, type CalendarDay } from '../shared/days.js';
+import { daysInclusive, type CalendarDay } from '../shared/index.js';
 import { managesEmployees } from '../shared/employees.js';
 import { findCompany } from '../companies/companies.queries.js';
 import { companyDaysOff, type DayOff } from './holiday-calendar.js';

@@ -11,7 +11,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import { Forbidden, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { fullName } from '../full-name.js';
-import type { CalendarDay } from '../shared/days.js';
+import { type CalendarDay } from '../shared/index.js';
 import { callerEmployee } from '../shared/employees.js';
 import { activeContracts } from '../contracts/contracts.queries.js';
 import { findSettings } from '../settings/settings.queries.js';

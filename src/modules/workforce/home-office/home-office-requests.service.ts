@@ -9,7 +9,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { addMonths, type CalendarDay } from '../shared/days.js';
+import { addMonths, type CalendarDay } from '../shared/index.js';
 import { employeeForRead, tenantToday } from '../shared/employees.js';
 import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
 import { absenceAmounts } from '../absences/absence-amounts.js';

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DateOnly, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day, HourMinute } from '../shared/schemas.js';
+import { Day, HourMinute } from '../shared/index.js';
 import { WorkingDayDetail } from '../absences/absence-requests.schemas.js';
 
 export const MAX_HOME_OFFICE_DATES = 100;

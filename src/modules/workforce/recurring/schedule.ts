@@ -3,7 +3,7 @@
  * (local midnight of the 1st, whatever its UTC offset that day), kept as a UTC instant.
  */
 import { DateTime } from 'luxon';
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import type { RecurringFrequency } from '../recurring.tables.js';
 
 const UNIT = { monthly_start: 'month', yearly_start: 'year' } as const;

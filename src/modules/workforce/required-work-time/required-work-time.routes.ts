@@ -5,9 +5,8 @@ import { principalOf } from '../../../platform/auth/auth-plugin.js';
 import type { AppContext } from '../../../platform/context.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import { tenantInPath } from '../../../platform/tenancy.js';
-import { daysInclusive } from '../shared/days.js';
+import { daysInclusive, Day, EmployeeParams } from '../shared/index.js';
 import { ownEmployeeOnly } from '../shared/employees.js';
-import { Day, EmployeeParams } from '../shared/schemas.js';
 import { requiredWorkTime } from './required-work-time.js';
 
 /** The longest range answered, both ends counted (the contract's limit). */

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import { workCalendar } from './work-calendar.js';
 
 /**

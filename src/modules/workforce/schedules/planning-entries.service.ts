@@ -12,8 +12,8 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { fullName } from '../full-name.js';
 import { planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
 import { nameOrderOf } from '../settings/settings.queries.js';
+import { addDays, isoWeekday } from '../shared/index.js';
 import { lockEmployee, tenantToday } from '../shared/employees.js';
-import { addDays, isoWeekday } from '../shared/days.js';
 import { checkBooking, slotsOf, windowOf } from './schedule-rules.js';
 import {
   deleteEntry,

@@ -13,7 +13,7 @@ import { tenantContractsActiveOn } from '../contracts/contracts.queries.js';
 import { departmentsByIds } from '../departments/departments.queries.js';
 import { fullName, nameSortColumns, type NameOrder } from '../full-name.js';
 import type { ScopeType } from '../schedules.tables.js';
-import type { CalendarDay } from '../shared/days.js';
+import type { CalendarDay } from '../shared/index.js';
 import type { AssignableEmployeeView } from './schedules.schemas.js';
 
 export interface ScopeSelection {

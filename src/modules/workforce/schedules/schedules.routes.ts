@@ -4,7 +4,7 @@ import { DataEnvelope } from '../../../http/schema.js';
 import { principalOf } from '../../../platform/auth/auth-plugin.js';
 import type { AppContext } from '../../../platform/context.js';
 import { tenantOf } from '../../../platform/tenancy.js';
-import { PbxParams } from '../shared/schemas.js';
+import { PbxParams } from '../shared/index.js';
 import { PlanningEntriesService, type PlanningEntryRow } from './planning-entries.service.js';
 import {
   AssignableEmployee,

@@ -5,7 +5,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day, HourMinute } from '../shared/schemas.js';
+import { Day, HourMinute } from '../shared/index.js';
 
 export const SCOPE_TYPES = ['company', 'department', 'employees'] as const;
 

@@ -6,7 +6,7 @@
  */
 import { DateTime } from 'luxon';
 import type { Clock } from '../../../platform/clock.js';
-import type { CalendarDay } from '../workforce.tables.js';
+import type { CalendarDay } from '../../../db/columns.js';
 
 export type { CalendarDay };
 

@@ -2,7 +2,7 @@ import { Type, type Static, type TInteger, type TOptional } from '@sinclair/type
 import { IncludeParam } from '../../../http/include.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { Day, TrashedFilter } from '../shared/schemas.js';
+import { Day, TrashedFilter } from '../shared/index.js';
 
 /** ISO weekdays in order, as the columns of a weekly pattern are named. */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
