@@ -8,6 +8,7 @@ import { parseInclude } from './include.js';
 import { pageRequest, parseSort, type ListQueryOptions, type ListQuerySchema } from './list-query.js';
 import { Paginated, paginate } from './pagination.js';
 import { DataEnvelope } from './schema.js';
+import { multipartForm, uploadValidatorCompiler } from './uploads.js';
 
 /** What a resource's handler gets: the caller, its tenant, the validated input and the resource's scope. */
 export interface ResourceCall<P = unknown, Q = unknown, B = unknown, S = undefined> {
@@ -61,10 +62,17 @@ export interface RouteGroup<S> {
 interface RouteParts<P extends TSchema, Q extends TSchema, B extends TSchema> {
   params?: P;
   querystring?: Q;
+  headers?: TSchema;
   body?: B;
   /** The body may be left out (read as `{}`), where the contract says so. */
   optionalBody?: boolean;
-  response: Record<number, TSchema>;
+  /**
+   * A multipart/form-data upload's parts, for the OpenAPI document only: the handler reads them as
+   * they arrive (`uploadParts`), so Fastify checks the params, query and headers alone.
+   */
+  upload?: TObject;
+  /** By status: a TypeBox schema, or a plain one (a `$ref` with its own description, a file's `content`). */
+  response: Record<number, TSchema | Record<string, unknown>>;
 }
 
 type NoParams = TObject<Record<string, never>>;
@@ -263,6 +271,7 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
     method,
     url,
     config: { ...doc.config, auth: doc.auth },
+    ...(parts.upload ? { validatorCompiler: uploadValidatorCompiler(app) } : {}),
     // A body the contract calls optional may be left out: it reads as `{}`.
     ...(parts.optionalBody
       ? {
@@ -279,7 +288,9 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
       ...(text.description ? { description: text.description } : {}),
       ...(parts.params ? { params: parts.params } : {}),
       ...(parts.querystring ? { querystring: parts.querystring } : {}),
+      ...(parts.headers ? { headers: parts.headers } : {}),
       ...(parts.body ? { body: parts.body } : {}),
+      ...(parts.upload ? { body: multipartForm(parts.upload) } : {}),
       response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
     },
     handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope)),
