@@ -11,11 +11,11 @@ import { CallerIdentitiesService } from '../src/modules/directory/caller-identit
 import { ExtensionsService } from '../src/modules/directory/extensions/extensions.service.js';
 import { PhoneNumbersService } from '../src/modules/directory/phone-numbers/phone-numbers.service.js';
 import { SipDevicesService } from '../src/modules/directory/sip-devices/sip-devices.service.js';
-import type { CreateCompanyInput } from '../src/modules/workforce/companies/companies.schemas.js';
-import { CompaniesService } from '../src/modules/workforce/companies/companies.service.js';
-import { DepartmentsService } from '../src/modules/workforce/departments/departments.service.js';
-import type { CreateEmployeeInput } from '../src/modules/workforce/employees/employees.schemas.js';
-import { EmployeesService } from '../src/modules/workforce/employees/employees.service.js';
+import type { CreateCompanyInput } from '../src/modules/workforce/organisation/companies/companies.schemas.js';
+import { CompaniesService } from '../src/modules/workforce/organisation/companies/companies.service.js';
+import { DepartmentsService } from '../src/modules/workforce/organisation/departments/departments.service.js';
+import type { CreateEmployeeInput } from '../src/modules/workforce/organisation/employees/employees.schemas.js';
+import { EmployeesService } from '../src/modules/workforce/organisation/employees/employees.service.js';
 
 const unique = () => randomBytes(4).toString('hex');
 

@@ -7,7 +7,7 @@ import type { FoundationTables } from './foundation.tables.js';
 import type { DirectoryTables } from '../modules/directory/directory.tables.js';
 import type { AddressBookTables } from '../modules/address-book/address-book.tables.js';
 import type { CallTables } from '../modules/calls/calls.tables.js';
-import type { WorkforceTables } from '../modules/workforce/workforce.tables.js';
+import type { WorkforceTables } from '../modules/workforce/organisation/organisation.tables.js';
 import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
 import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
 import type { RoutingTables } from '../modules/routing/routing.tables.js';

@@ -6,10 +6,7 @@
  * public holiday calendar; required work time).
  */
 import type { RoutePlugin } from '../../platform/context.js';
-import { companyRoutes } from './companies/companies.routes.js';
-import { departmentRoutes } from './departments/departments.routes.js';
-import { employeeRoutes } from './employees/employees.routes.js';
-import { workforceSettingsRoutes } from './settings/settings.routes.js';
+import { organisationRoutes } from './organisation/index.js';
 import { contractRoutes } from './contracts/contracts.routes.js';
 import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
 import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
@@ -25,10 +22,7 @@ import { scheduleRoutes } from './schedules/schedules.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
-  companyRoutes,
-  departmentRoutes,
-  employeeRoutes,
-  workforceSettingsRoutes,
+  ...organisationRoutes,
   contractRoutes,
   workShiftRoutes,
   workShiftAssignmentRoutes,
@@ -43,7 +37,7 @@ export const workforceRoutes: RoutePlugin[] = [
   scheduleRoutes,
 ];
 
-export { seedOrganisation } from './workforce.seed.js';
+export { seedOrganisation } from './organisation/index.js';
 export { seedWorkforceTime } from './time.seed.js';
 export { seedAbsences } from './absences.seed.js';
 export { seedRecurringTransactions } from './recurring/recurring.seed.js';
@@ -51,6 +45,6 @@ export { seedSchedules } from './schedules/schedules.seed.js';
 
 // What other domains use.
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */
-export { liveEmployeeId } from './employees/employees.queries.js';
+export { liveEmployeeId } from './organisation/index.js';
 /** Public holidays and the tenant's own (routing's time conditions close on them). */
 export { publicHolidays, tenantHolidays } from './holidays/holiday-calendar.js';

@@ -8,7 +8,7 @@ import { Forbidden, NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
 import type { LedgerTypeName } from '../recurring.tables.js';
-import { managesEmployees } from '../shared/employees.js';
+import { managesEmployees } from '../organisation/index.js';
 import {
   findAbsenceType,
   insertAbsenceType,

@@ -20,7 +20,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findContract } from '../contracts/contracts.queries.js';
-import type { StoredAbsenceStatus } from '../workforce.tables.js';
+import type { StoredAbsenceStatus } from '../organisation/organisation.tables.js';
 import { canDecide, canSee, canWithdraw, entriesDecidedBy, type AbsenceActor } from './absence-request.policy.js';
 import {
   decideValidators,

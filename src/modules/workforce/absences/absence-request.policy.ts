@@ -11,7 +11,7 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { isAdmin, type Principal } from '../../../platform/auth/principal.js';
-import type { ValidatorStatus } from '../workforce.tables.js';
+import type { ValidatorStatus } from '../organisation/organisation.tables.js';
 
 export interface AbsenceActor {
   /** An administrator of the PBX or its API key: sees every request and decides every pending entry. */

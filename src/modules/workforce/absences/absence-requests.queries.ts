@@ -5,7 +5,13 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/index.js';
 import { whereVisibleTo } from './absence-request.policy.js';
-import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../workforce.tables.js';
+import type {
+  AbsenceRequestTable,
+  AbsenceRequestValidatorTable,
+  StoredAbsenceStatus,
+  StoredAbsenceType,
+  ValidatorStatus,
+} from '../organisation/organisation.tables.js';
 import type { Executor } from '../../../db/database.js';
 
 export type AbsenceTableRow = Selectable<AbsenceRequestTable>;

@@ -4,7 +4,7 @@
  * else the tenant's split) and the day details derived from the stored amounts.
  */
 import { addDays, dayAsDateTime, type CalendarDay } from '../shared/index.js';
-import type { StoredAbsenceStatus, StoredAbsenceType } from '../workforce.tables.js';
+import type { StoredAbsenceStatus, StoredAbsenceType } from '../organisation/organisation.tables.js';
 import { workingDayDetails, type AbsencePeriod } from './absence-amounts.js';
 import type { AbsenceRow, AbsenceTableRow, ValidatorRow } from './absence-requests.queries.js';
 import type { AbsenceRequestView, AbsenceStatus, AbsenceType, BalanceAdjustmentView, NextAvailabilityView } from './absence-requests.schemas.js';

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import type { Insertable, Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { departmentValidatorIds } from '../departments/departments.queries.js';
-import type { AbsenceRequestValidatorTable } from '../workforce.tables.js';
+import { departmentValidatorIds } from '../organisation/index.js';
+import type { AbsenceRequestValidatorTable } from '../organisation/organisation.tables.js';
 
 export type ValidatorPlan = Array<string | null>;
 

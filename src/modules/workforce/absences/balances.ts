@@ -10,7 +10,7 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { StoredAbsenceType } from '../workforce.tables.js';
+import type { StoredAbsenceType } from '../organisation/organisation.tables.js';
 import type { AbsenceTableRow } from './absence-requests.queries.js';
 
 type BalanceColumn = 'leave_balance' | 'ho_balance' | 'compensatory_balance';

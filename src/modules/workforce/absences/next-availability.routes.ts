@@ -6,9 +6,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound } from '../../../platform/errors.js';
 import { tenantOf } from '../../../platform/tenancy.js';
 import { DataEnvelope, Uuid } from '../../../http/schema.js';
-import { findEmployee } from '../employees/employees.queries.js';
-import { findSettings } from '../settings/settings.queries.js';
-import { callerEmployee, managesEmployees, tenantToday } from '../shared/employees.js';
+import { findEmployee, findSettings, callerEmployee, managesEmployees, tenantToday } from '../organisation/index.js';
 import { NextAvailability } from './absence-requests.schemas.js';
 import { nextAvailabilityFromToday } from './next-availability.js';
 

@@ -9,7 +9,7 @@ import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { addDays, type CalendarDay } from '../shared/index.js';
 import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
-import type { StoredAbsenceType } from '../workforce.tables.js';
+import type { StoredAbsenceType } from '../organisation/organisation.tables.js';
 import { HALF_DAY_TOLERANCE_SECONDS } from './absence-amounts.js';
 import { findAbsenceRequest, GRANTED_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';
 import type { NextAvailabilityReason, NextAvailabilityView } from './absence-requests.schemas.js';

@@ -10,10 +10,17 @@ import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../.
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { dayAsDateTime, type CalendarDay } from '../shared/index.js';
-import { employeeForRead, employeeForWrite, lockEmployee, managesEmployees, tenantToday } from '../shared/employees.js';
-import { companiesByIds, findCompany } from '../companies/companies.queries.js';
-import { findDepartment } from '../departments/departments.queries.js';
-import { presentContractCompany } from '../companies/company-view.js';
+import {
+  employeeForRead,
+  employeeForWrite,
+  lockEmployee,
+  managesEmployees,
+  tenantToday,
+  companiesByIds,
+  findCompany,
+  findDepartment,
+  presentContractCompany,
+} from '../organisation/index.js';
 import {
   clearOtherMain,
   currentMainContractId,

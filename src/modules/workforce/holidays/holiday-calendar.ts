@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { addDays, dayOfYear, yearOf, type CalendarDay } from '../shared/index.js';
-import type { CompanyRow } from '../companies/company-view.js';
+import type { CompanyRow } from '../organisation/index.js';
 
 export interface DayOff {
   date: CalendarDay;

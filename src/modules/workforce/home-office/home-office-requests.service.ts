@@ -10,7 +10,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { addMonths, type CalendarDay } from '../shared/index.js';
-import { employeeForRead, tenantToday } from '../shared/employees.js';
+import { employeeForRead, tenantToday } from '../organisation/index.js';
 import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
 import { absenceAmounts } from '../absences/absence-amounts.js';
 import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, type AbsenceTableRow } from '../absences/absence-requests.queries.js';

@@ -7,7 +7,7 @@ import { tenantInPath } from '../../../platform/tenancy.js';
 import { DataEnvelope } from '../../../http/schema.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import { EmployeeParams } from '../shared/index.js';
-import { tenantToday } from '../shared/employees.js';
+import { tenantToday } from '../organisation/index.js';
 import { AbsenceRequestsService } from '../absences/absence-requests.service.js';
 import { AbsenceRequest, EmployeeAbsenceListQuery } from '../absences/absence-requests.schemas.js';
 import type { AbsenceRow } from '../absences/absence-requests.queries.js';

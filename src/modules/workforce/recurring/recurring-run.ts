@@ -19,9 +19,8 @@ import { insertAbsenceRequests } from '../absences/absence-requests.queries.js';
 import { applyAdjustment } from '../absences/balances.js';
 import { adjustmentRow } from '../absences/ledger-writes.js';
 import { contractsOverlapping } from '../contracts/contracts.queries.js';
-import { findEmployee } from '../employees/employees.queries.js';
+import { findEmployee, tenantZone } from '../organisation/index.js';
 import { governingContract } from '../required-work-time/work-calendar.js';
-import { tenantZone } from '../shared/employees.js';
 import {
   findRecurringTransaction,
   lockRecurringTransaction,

@@ -19,9 +19,8 @@ import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findAbsenceType } from '../absence-types/absence-types.queries.js';
 import { contractsOverlapping } from '../contracts/contracts.queries.js';
-import { findEmployee } from '../employees/employees.queries.js';
+import { findEmployee, tenantZone } from '../organisation/index.js';
 import type { RecurringFrequency, RecurringStatus } from '../recurring.tables.js';
-import { tenantZone } from '../shared/employees.js';
 import { firstRunOnContract, localDay, nextPeriodStart } from './schedule.js';
 import { scheduleRun } from './recurring-run.js';
 import {

@@ -14,7 +14,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { AbsenceTypesService } from '../absence-types/absence-types.service.js';
 import { currentMainContractId, findContract } from '../contracts/contracts.queries.js';
 import type { LedgerTypeName } from '../recurring.tables.js';
-import { tenantToday } from '../shared/employees.js';
+import { tenantToday } from '../organisation/index.js';
 import { runRecurringTransaction } from './recurring-run.js';
 import { RecurringTransactionsService } from './recurring-transactions.service.js';
 import type { CreateRecurringTransactionInput } from './recurring-transactions.schemas.js';

@@ -6,7 +6,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import { tenantInPath } from '../../../platform/tenancy.js';
 import { daysInclusive, Day, EmployeeParams } from '../shared/index.js';
-import { ownEmployeeOnly } from '../shared/employees.js';
+import { ownEmployeeOnly } from '../organisation/index.js';
 import { requiredWorkTime } from './required-work-time.js';
 
 /** The longest range answered, both ends counted (the contract's limit). */

@@ -9,11 +9,9 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { fullName } from '../full-name.js';
+import { fullName, nameOrderOf, lockEmployee, tenantToday } from '../organisation/index.js';
 import { planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
-import { nameOrderOf } from '../settings/settings.queries.js';
 import { addDays, isoWeekday } from '../shared/index.js';
-import { lockEmployee, tenantToday } from '../shared/employees.js';
 import { checkBooking, slotsOf, windowOf } from './schedule-rules.js';
 import {
   deleteEntry,

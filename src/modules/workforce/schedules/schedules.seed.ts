@@ -9,7 +9,7 @@ import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { PlanningStatusesService } from '../planning-statuses/planning-statuses.service.js';
 import { addDays, isoWeekday } from '../shared/index.js';
-import { tenantToday } from '../shared/employees.js';
+import { tenantToday } from '../organisation/index.js';
 import { PlanningEntriesService } from './planning-entries.service.js';
 import { SchedulesService } from './schedules.service.js';
 

@@ -3,13 +3,9 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { companiesByIds } from '../companies/companies.queries.js';
-import { departmentsByIds } from '../departments/departments.queries.js';
-import { fullName } from '../full-name.js';
+import { companiesByIds, departmentsByIds, fullName, nameOrderOf, tenantToday } from '../organisation/index.js';
 import { findPlanningStatus, planningStatusesByIds, type PlanningStatusRow } from '../planning-statuses/planning-statuses.queries.js';
 import type { ScopeType } from '../schedules.tables.js';
-import { nameOrderOf } from '../settings/settings.queries.js';
-import { tenantToday } from '../shared/employees.js';
 import { resolvePools } from './schedule-pool.js';
 import { checkWindow } from './schedule-rules.js';
 import {

@@ -4,7 +4,7 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.
 import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { CalendarDay } from '../shared/index.js';
-import type { WorkShiftAssignmentTable } from '../workforce.tables.js';
+import type { WorkShiftAssignmentTable } from '../organisation/organisation.tables.js';
 import type { Executor } from '../../../db/database.js';
 
 export type AssignmentRow = Selectable<WorkShiftAssignmentTable>;

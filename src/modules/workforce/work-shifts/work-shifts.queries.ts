@@ -4,7 +4,7 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { WorkShiftTable } from '../workforce.tables.js';
+import type { WorkShiftTable } from '../organisation/organisation.tables.js';
 import type { Executor } from '../../../db/database.js';
 
 export type WorkShiftRow = Selectable<WorkShiftTable>;

@@ -7,7 +7,7 @@ import { Forbidden, NotFound } from '../../../platform/errors.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
-import { managesEmployees } from '../shared/employees.js';
+import { managesEmployees } from '../organisation/index.js';
 import { findWorkShift, insertWorkShift, listWorkShifts, updateWorkShift, type WorkShiftFilters, type WorkShiftRow } from './work-shifts.queries.js';
 import { WEEKDAYS, type WorkShiftInput, type WorkShiftView } from './work-shifts.schemas.js';
 

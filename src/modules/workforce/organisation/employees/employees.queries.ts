@@ -1,10 +1,10 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
-import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { EmployeeTable } from '../workforce.tables.js';
-import type { Executor } from '../../../db/database.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { EmployeeTable } from '../organisation.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 /** An employee with the live user linked to it (`users.employee_id`), if any. */
 export type EmployeeRow = Selectable<EmployeeTable> & { user_id: string | null };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createKey, createTenant, createUser } from '../../../../../test/factories.js';
 
 describe('workforce settings', () => {
   const t = useTestApp();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../platform/context.js';
-import { resourceRoutes } from '../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
 import type { SettingsRow } from './settings.queries.js';
 import { SettingsParams, UpdateWorkforceSettingsBody, WorkforceSettings } from './settings.schemas.js';
 import { presentSettings, WorkforceSettingsService } from './settings.service.js';

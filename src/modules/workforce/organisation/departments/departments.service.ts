@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed, type FieldErrors } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
 import { presentCompany } from '../companies/company-view.js';
 import { companiesByIds, findCompany } from '../companies/companies.queries.js';
 import { liveEmployeeIds } from '../employees/employees.queries.js';

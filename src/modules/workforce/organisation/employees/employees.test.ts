@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createEmployee, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createEmployee, createKey, createTenant, createUser } from '../../../../../test/factories.js';
 import { fullName } from '../full-name.js';
 
 describe('employees', () => {

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiCaller, useTestApp } from '../../../test/helpers.js';
-import { seedDemo, type DemoTenant } from '../../demo-seed.js';
-import { issueUserToken } from '../../platform/auth/tokens.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
+import { seedDemo, type DemoTenant } from '../../../demo-seed.js';
+import { issueUserToken } from '../../../platform/auth/tokens.js';
 
 const DATA_DIR = `/tmp/pbx-api-workforce-seed-${process.pid}-${randomUUID().slice(0, 8)}`;
 

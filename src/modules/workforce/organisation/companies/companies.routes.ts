@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../platform/context.js';
-import { resourceRoutes } from '../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
 import { Company, presentCompany, type CompanyRow } from './company-view.js';
 import { CompaniesParams, CompanyListQuery, CompanyParams, CreateCompanyBody, UpdateCompanyBody } from './companies.schemas.js';
 import { CompaniesService } from './companies.service.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCompany, createDepartment, createEmployee, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createCompany, createDepartment, createEmployee, createKey, createTenant, createUser } from '../../../../../test/factories.js';
 import { departmentValidatorIds, departmentsByIds } from './departments.queries.js';
 
 describe('departments', () => {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../platform/context.js';
-import { resourceRoutes } from '../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
 import type { EmployeeRow } from './employees.queries.js';
 import { CreateEmployeeBody, Employee, EmployeeListQuery, EmployeeParams, EmployeesParams, UpdateEmployeeBody } from './employees.schemas.js';
 import { EmployeesService, presentEmployee } from './employees.service.js';

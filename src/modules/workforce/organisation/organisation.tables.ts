@@ -4,7 +4,7 @@
  * foundation (booleans 0/1, timestamps ISO text); calendar days are `YYYY-MM-DD` text.
  */
 import type { Generated } from 'kysely';
-import type { CalendarDay, Flag, Timestamp } from '../../db/columns.js';
+import type { CalendarDay, Flag, Timestamp } from '../../../db/columns.js';
 
 /** A legal employer of the tenant. */
 export interface CompanyTable {

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { CompanyTable } from '../workforce.tables.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { CompanyTable } from '../organisation.tables.js';
 import type { CompanyRow } from './company-view.js';
 import { findCompany, insertCompany, listCompanies, updateCompany, type CompanyFilters } from './companies.queries.js';
 import type { CreateCompanyInput, UpdateCompanyInput } from './companies.schemas.js';

@@ -1,10 +1,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { DepartmentTable } from '../workforce.tables.js';
-import type { Executor } from '../../../db/database.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { DepartmentTable } from '../organisation.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 export type DepartmentRow = Selectable<DepartmentTable>;
 

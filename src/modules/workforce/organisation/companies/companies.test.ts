@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCompany, createKey, createTenant, createUser } from '../../../../test/factories.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createCompany, createKey, createTenant, createUser } from '../../../../../test/factories.js';
 import { ContractCompanySchema, presentContractCompany } from './company-view.js';
 
 /** The keys of the contract's embedded user-company `company`, in its order. */

@@ -1,8 +1,8 @@
-import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { TrashedFilterParam } from '../../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Embedded, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { IncludeParam } from '../../../http/include.js';
-import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Embedded, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
+import { IncludeParam } from '../../../../http/include.js';
+import { ListQuery } from '../../../../http/list-query.js';
 import { Company } from '../companies/company-view.js';
 
 export const DEPARTMENT_INCLUDES = ['company'] as const;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
 import { findSettings, updateSettings, type SettingsRow } from './settings.queries.js';
 import type { UpdateWorkforceSettingsBody, WorkforceSettings } from './settings.schemas.js';
 

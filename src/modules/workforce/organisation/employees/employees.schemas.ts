@@ -1,7 +1,7 @@
-import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { TrashedFilterParam } from '../../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { ListQuery } from '../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
+import { ListQuery } from '../../../../http/list-query.js';
 
 export const Employee = Type.Object(
   {

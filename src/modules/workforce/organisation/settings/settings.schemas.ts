@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { PbxIdParam, StringEnum } from '../../../http/schema.js';
+import { PbxIdParam, StringEnum } from '../../../../http/schema.js';
 import { NAME_ORDERS } from '../full-name.js';
-import { HourMinute } from '../shared/index.js';
+import { HourMinute } from '../../shared/index.js';
 
 const nameOrder = StringEnum(NAME_ORDERS, {
   description: 'How every fullName of the workforce reads: first_last ("Anna Schmit") or last_first ("Schmit Anna"); people lists sort the same way.',

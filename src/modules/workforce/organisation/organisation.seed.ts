@@ -1,4 +1,4 @@
-import type { DemoSeeder } from '../../platform/demo-seeder.js';
+import type { DemoSeeder } from '../../../platform/demo-seeder.js';
 import type { CreateCompanyInput } from './companies/companies.schemas.js';
 import { CompaniesService } from './companies/companies.service.js';
 import { DepartmentsService } from './departments/departments.service.js';

@@ -1,7 +1,7 @@
-import { TrashedFilterParam } from '../../../http/soft-delete.js';
+import { TrashedFilterParam } from '../../../../http/soft-delete.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { ListQuery } from '../../../http/list-query.js';
+import { Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
+import { ListQuery } from '../../../../http/list-query.js';
 
 const text = (maxLength: number, description?: string) => Nullable(Type.String({ maxLength, ...(description ? { description } : {}) }));
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../platform/context.js';
-import { resourceRoutes } from '../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
 import type { DepartmentRow } from './departments.queries.js';
 import {
   CreateDepartmentBody,

@@ -5,8 +5,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Selectable } from 'kysely';
-import { DateTime, Nullable, Uuid } from '../../../http/schema.js';
-import type { CompanyTable } from '../workforce.tables.js';
+import { DateTime, Nullable, Uuid } from '../../../../http/schema.js';
+import type { CompanyTable } from '../organisation.tables.js';
 
 export type CompanyRow = Selectable<CompanyTable>;
 

@@ -10,10 +10,10 @@ import { isAdmin, type Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import type { EmployeeTable } from '../workforce.tables.js';
-import { findEmployee } from '../employees/employees.queries.js';
-import { findSettings } from '../settings/settings.queries.js';
-import { todayIn, type CalendarDay } from './days.js';
+import type { EmployeeTable } from './organisation.tables.js';
+import { findEmployee } from './employees/employees.queries.js';
+import { findSettings } from './settings/settings.queries.js';
+import { todayIn, type CalendarDay } from '../shared/index.js';
 import type { Executor } from '../../../db/database.js';
 
 export type EmployeeRow = Selectable<EmployeeTable>;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { guardUnique } from '../../../platform/unique.js';
+import type { DB } from '../../../../db/schema.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { guardUnique } from '../../../../platform/unique.js';
 import { fullName, nameSortColumns, type NameOrder } from '../full-name.js';
 import { nameOrderOf } from '../settings/settings.queries.js';
 import {

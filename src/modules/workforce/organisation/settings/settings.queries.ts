@@ -1,8 +1,8 @@
 import type { Updateable } from 'kysely';
-import type { PbxTable } from '../../../db/schema.js';
-import type { Tenant } from '../../../platform/tenancy.js';
+import type { PbxTable } from '../../../../db/schema.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
 import type { NameOrder } from '../full-name.js';
-import type { Executor } from '../../../db/database.js';
+import type { Executor } from '../../../../db/database.js';
 
 /** The workforce's settings of a tenant, kept on its PBX row. */
 export function findSettings(db: Executor, tenant: Tenant) {
