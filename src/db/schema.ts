@@ -8,6 +8,7 @@ import type { DirectoryTables } from '../modules/directory/directory.tables.js';
 import type { AddressBookTables } from '../modules/address-book/address-book.tables.js';
 import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { WorkforceTables } from '../modules/workforce/organisation/organisation.tables.js';
+import type { TimeTables } from '../modules/workforce/time/time.tables.js';
 import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
 import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
 import type { RoutingTables } from '../modules/routing/routing.tables.js';
@@ -28,6 +29,7 @@ export interface DB
     AddressBookTables,
     CallTables,
     WorkforceTables,
+    TimeTables,
     RecurringTables,
     ScheduleTables,
     RoutingTables,

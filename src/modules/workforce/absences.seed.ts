@@ -15,9 +15,8 @@ import { findAbsenceRequest, validatorsOf } from './absences/absence-requests.qu
 import type { CreateAbsenceInput } from './absences/absence-requests.schemas.js';
 import { AbsenceRequestsService } from './absences/absence-requests.service.js';
 import { validatorPlan } from './absences/approvals.js';
-import { currentMainContractId } from './contracts/contracts.queries.js';
+import { currentMainContractId, workCalendar, type WorkDay } from './time/index.js';
 import { HomeOfficeRequestsService } from './home-office/home-office-requests.service.js';
-import { workCalendar, type WorkDay } from './required-work-time/work-calendar.js';
 import { addDays, todayIn, yearOf, type CalendarDay } from './shared/index.js';
 
 /** How far past its anchor a request may move to find free working days. */

@@ -7,11 +7,7 @@
  */
 import type { RoutePlugin } from '../../platform/context.js';
 import { organisationRoutes } from './organisation/index.js';
-import { contractRoutes } from './contracts/contracts.routes.js';
-import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
-import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
-import { holidayRoutes } from './holidays/holidays.routes.js';
-import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.routes.js';
+import { timeRoutes } from './time/index.js';
 import { absenceRequestRoutes } from './absences/absence-requests.routes.js';
 import { nextAvailabilityRoutes } from './absences/next-availability.routes.js';
 import { homeOfficeRoutes } from './home-office/home-office.routes.js';
@@ -23,11 +19,7 @@ import { scheduleRoutes } from './schedules/schedules.routes.js';
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
   ...organisationRoutes,
-  contractRoutes,
-  workShiftRoutes,
-  workShiftAssignmentRoutes,
-  holidayRoutes,
-  requiredWorkTimeRoutes,
+  ...timeRoutes,
   absenceRequestRoutes,
   nextAvailabilityRoutes,
   homeOfficeRoutes,
@@ -38,7 +30,7 @@ export const workforceRoutes: RoutePlugin[] = [
 ];
 
 export { seedOrganisation } from './organisation/index.js';
-export { seedWorkforceTime } from './time.seed.js';
+export { seedWorkforceTime } from './time/index.js';
 export { seedAbsences } from './absences.seed.js';
 export { seedRecurringTransactions } from './recurring/recurring.seed.js';
 export { seedSchedules } from './schedules/schedules.seed.js';
@@ -47,4 +39,4 @@ export { seedSchedules } from './schedules/schedules.seed.js';
 /** The employee a user's `/me` shows (identity): its link, unless that employee is soft-deleted. */
 export { liveEmployeeId } from './organisation/index.js';
 /** Public holidays and the tenant's own (routing's time conditions close on them). */
-export { publicHolidays, tenantHolidays } from './holidays/holiday-calendar.js';
+export { publicHolidays, tenantHolidays } from './time/index.js';

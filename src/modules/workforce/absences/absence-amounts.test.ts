@@ -6,8 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContractTableRow } from '../contracts/contracts.queries.js';
-import type { WorkDay } from '../required-work-time/work-calendar.js';
+import type { ContractTableRow } from '../time/contracts/contracts.queries.js';
+import type { WorkDay } from '../time/required-work-time/work-calendar.js';
 import { absenceAmounts, HALF_DAY_TOLERANCE_SECONDS, workingDayDetails, type AbsencePeriod } from './absence-amounts.js';
 
 const FIRST_DAY = '2026-01-01';

@@ -6,7 +6,7 @@
  * plain day-by-day model.
  */
 import type { CalendarDay } from '../shared/index.js';
-import type { WorkDay } from '../required-work-time/work-calendar.js';
+import type { WorkDay } from '../time/index.js';
 
 /** A day falls short of a full day, and reads as a half day, when it misses more than this (the contract's tolerance). */
 export const HALF_DAY_TOLERANCE_SECONDS = 900;

@@ -19,7 +19,7 @@ import { recordAudit } from '../../../platform/audit/audit.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { findContract } from '../contracts/contracts.queries.js';
+import { findContract } from '../time/index.js';
 import type { StoredAbsenceStatus } from '../organisation/organisation.tables.js';
 import { canDecide, canSee, canWithdraw, entriesDecidedBy, type AbsenceActor } from './absence-request.policy.js';
 import {

@@ -5,7 +5,7 @@ import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findSettings, employeeForRead } from '../organisation/index.js';
 import { daysInclusive, todayIn } from '../shared/index.js';
-import { workCalendar } from '../required-work-time/work-calendar.js';
+import { workCalendar } from '../time/index.js';
 import { absenceAmounts, type AbsencePeriod } from './absence-amounts.js';
 import { absenceActor, canListAcross, canSee, type AbsenceActor } from './absence-request.policy.js';
 import {

@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ContractTableRow } from '../contracts/contracts.queries.js';
-import type { WorkDay } from '../required-work-time/work-calendar.js';
+import type { ContractTableRow } from '../time/contracts/contracts.queries.js';
+import type { WorkDay } from '../time/required-work-time/work-calendar.js';
 import type { NextAvailabilityView } from './absence-requests.schemas.js';
 import { findNextAvailability, type AwayRow } from './next-availability.js';
 

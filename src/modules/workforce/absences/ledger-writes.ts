@@ -12,7 +12,7 @@ import type { Principal } from '../../../platform/auth/principal.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { type CalendarDay } from '../shared/index.js';
 import { lockEmployee } from '../organisation/index.js';
-import type { WorkDay } from '../required-work-time/work-calendar.js';
+import type { WorkDay } from '../time/index.js';
 import type { AbsenceRequestTable, StoredAbsenceType } from '../organisation/organisation.tables.js';
 import type { AbsenceAmounts, AbsencePeriod } from './absence-amounts.js';
 import { insertAbsenceRequests, insertValidators, LIVE_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';

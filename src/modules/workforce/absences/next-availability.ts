@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { addDays, type CalendarDay } from '../shared/index.js';
-import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
+import { workCalendar, type WorkDay } from '../time/index.js';
 import type { StoredAbsenceType } from '../organisation/organisation.tables.js';
 import { HALF_DAY_TOLERANCE_SECONDS } from './absence-amounts.js';
 import { findAbsenceRequest, GRANTED_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';

@@ -12,7 +12,7 @@ import { Forbidden, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { fullName, callerEmployee, findSettings } from '../organisation/index.js';
 import { type CalendarDay } from '../shared/index.js';
-import { activeContracts } from '../contracts/contracts.queries.js';
+import { activeContracts } from '../time/index.js';
 import { workingDayDetails } from '../absences/absence-amounts.js';
 import { LIVE_STATUSES } from '../absences/absence-requests.queries.js';
 import { halfDayTimes, periodOf, requestedTimeOf } from '../absences/absence-view.js';

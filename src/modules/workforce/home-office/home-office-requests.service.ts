@@ -11,7 +11,7 @@ import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { addMonths, type CalendarDay } from '../shared/index.js';
 import { employeeForRead, tenantToday } from '../organisation/index.js';
-import { workCalendar, type WorkDay } from '../required-work-time/work-calendar.js';
+import { workCalendar, type WorkDay } from '../time/index.js';
 import { absenceAmounts } from '../absences/absence-amounts.js';
 import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, type AbsenceTableRow } from '../absences/absence-requests.queries.js';
 import { validatorPlan, type ValidatorPlan } from '../absences/approvals.js';

@@ -18,9 +18,8 @@ import { storedType } from '../absences/absence-view.js';
 import { insertAbsenceRequests } from '../absences/absence-requests.queries.js';
 import { applyAdjustment } from '../absences/balances.js';
 import { adjustmentRow } from '../absences/ledger-writes.js';
-import { contractsOverlapping } from '../contracts/contracts.queries.js';
+import { contractsOverlapping, governingContract } from '../time/index.js';
 import { findEmployee, tenantZone } from '../organisation/index.js';
-import { governingContract } from '../required-work-time/work-calendar.js';
 import {
   findRecurringTransaction,
   lockRecurringTransaction,

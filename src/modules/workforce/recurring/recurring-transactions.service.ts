@@ -18,7 +18,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findAbsenceType } from '../absence-types/absence-types.queries.js';
-import { contractsOverlapping } from '../contracts/contracts.queries.js';
+import { contractsOverlapping } from '../time/index.js';
 import { findEmployee, tenantZone } from '../organisation/index.js';
 import type { RecurringFrequency, RecurringStatus } from '../recurring.tables.js';
 import { firstRunOnContract, localDay, nextPeriodStart } from './schedule.js';

@@ -12,7 +12,7 @@ import type { AppContext } from '../../../platform/context.js';
 import type { DemoSeeder } from '../../../platform/demo-seeder.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { AbsenceTypesService } from '../absence-types/absence-types.service.js';
-import { currentMainContractId, findContract } from '../contracts/contracts.queries.js';
+import { currentMainContractId, findContract } from '../time/index.js';
 import type { LedgerTypeName } from '../recurring.tables.js';
 import { tenantToday } from '../organisation/index.js';
 import { runRecurringTransaction } from './recurring-run.js';

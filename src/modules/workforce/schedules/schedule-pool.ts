@@ -9,7 +9,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { tenantContractsActiveOn } from '../contracts/contracts.queries.js';
+import { tenantContractsActiveOn } from '../time/index.js';
 import { departmentsByIds, fullName, nameSortColumns, type NameOrder } from '../organisation/index.js';
 import type { ScopeType } from '../schedules.tables.js';
 import type { CalendarDay } from '../shared/index.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import type { AppContext } from '../../../platform/context.js';
-import { PbxParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { PbxParams } from '../../shared/index.js';
 import type { DayOff } from './holiday-calendar.js';
 import { HolidaysService, MAX_CALENDAR_DAYS, presentHoliday, type TenantHolidayRow } from './holidays.service.js';
 import { CreateHolidayBody, HolidayListQuery, HolidayParams, PublicHoliday, PublicHolidayQuery, TenantHoliday, UpdateHolidayBody } from './holidays.schemas.js';

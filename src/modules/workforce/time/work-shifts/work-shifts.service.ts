@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { type TrashedFilter } from '../../../db/soft-delete.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { AppContext } from '../../../platform/context.js';
-import { Forbidden, NotFound } from '../../../platform/errors.js';
-import type { Principal } from '../../../platform/auth/principal.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { guardUnique } from '../../../platform/unique.js';
-import { managesEmployees } from '../organisation/index.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { type TrashedFilter } from '../../../../db/soft-delete.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { Forbidden, NotFound } from '../../../../platform/errors.js';
+import type { Principal } from '../../../../platform/auth/principal.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { guardUnique } from '../../../../platform/unique.js';
+import { managesEmployees } from '../../organisation/index.js';
 import { findWorkShift, insertWorkShift, listWorkShifts, updateWorkShift, type WorkShiftFilters, type WorkShiftRow } from './work-shifts.queries.js';
 import { WEEKDAYS, type WorkShiftInput, type WorkShiftView } from './work-shifts.schemas.js';
 

@@ -4,12 +4,12 @@
  * applied. Required work time and every absence amount read the employee's days here.
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { Tenant } from '../../../platform/tenancy.js';
+import type { DB } from '../../../../db/schema.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
 import { contractsOverlapping, type ContractTableRow } from '../contracts/contracts.queries.js';
 import { companyDaysOff, daysOffByDate } from '../holidays/holiday-calendar.js';
-import { eachDay, type CalendarDay } from '../shared/index.js';
-import { companiesByIds } from '../organisation/index.js';
+import { eachDay, type CalendarDay } from '../../shared/index.js';
+import { companiesByIds } from '../../organisation/index.js';
 import { assignmentsOverlapping } from '../work-shifts/work-shift-assignments.queries.js';
 import { workShiftsByIds } from '../work-shifts/work-shifts.queries.js';
 import { secondsOnWeekday } from '../work-shifts/work-shifts.service.js';

@@ -4,10 +4,10 @@
  * them), minus approved absences, never below zero.
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
-import type { CalendarDay } from '../shared/index.js';
+import type { DB } from '../../../../db/schema.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { approvedAbsenceSeconds, type AbsenceLedger } from '../../absence-ledger.js';
+import type { CalendarDay } from '../../shared/index.js';
 import { workCalendar } from './work-calendar.js';
 
 /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../platform/clock.js';
-import { apiCaller, useTestApp } from '../../../test/helpers.js';
-import { createAdmin, createTenant, createUser } from '../../../test/factories.js';
-import { createDemoOrganisation } from '../../../test/workforce-factories.js';
-import { seedWorkforceTime } from './index.js';
+import { ManualClock } from '../../../platform/clock.js';
+import { apiCaller, useTestApp } from '../../../../test/helpers.js';
+import { createAdmin, createTenant, createUser } from '../../../../test/factories.js';
+import { createDemoOrganisation } from '../../../../test/workforce-factories.js';
+import { seedWorkforceTime } from '../index.js';
 
 /** The seed's clock: 15 March 2026, so "last year" is 2025. */
 const NOW = '2026-03-15T09:00:00.000Z';

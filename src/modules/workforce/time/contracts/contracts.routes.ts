@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import type { AppContext } from '../../../platform/context.js';
-import { EmployeeParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { EmployeeParams } from '../../shared/index.js';
 import { ContractsService, type ContractRow } from './contracts.service.js';
 import { ContractParams, CreateContractBody, UpdateContractBody, UserCompany, UserCompanyListQuery } from './contracts.schemas.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCompany, createEmployee, createTenant } from '../../../../test/factories.js';
-import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
-import { approvedAbsenceSeconds, type AbsenceLedger } from '../absence-ledger.js';
+import { ManualClock } from '../../../../platform/clock.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createCompany, createEmployee, createTenant } from '../../../../../test/factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../../test/workforce-factories.js';
+import { approvedAbsenceSeconds, type AbsenceLedger } from '../../absence-ledger.js';
 import { requiredWorkTime } from './required-work-time.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';

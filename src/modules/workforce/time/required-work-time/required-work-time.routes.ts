@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { principalOf } from '../../../platform/auth/auth-plugin.js';
-import type { AppContext } from '../../../platform/context.js';
-import { ValidationFailed } from '../../../platform/errors.js';
-import { tenantInPath } from '../../../platform/tenancy.js';
-import { daysInclusive, Day, EmployeeParams } from '../shared/index.js';
-import { ownEmployeeOnly } from '../organisation/index.js';
+import { principalOf } from '../../../../platform/auth/auth-plugin.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { ValidationFailed } from '../../../../platform/errors.js';
+import { tenantInPath } from '../../../../platform/tenancy.js';
+import { daysInclusive, Day, EmployeeParams } from '../../shared/index.js';
+import { ownEmployeeOnly } from '../../organisation/index.js';
 import { requiredWorkTime } from './required-work-time.js';
 
 /** The longest range answered, both ends counted (the contract's limit). */

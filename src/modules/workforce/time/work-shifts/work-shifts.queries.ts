@@ -1,11 +1,11 @@
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesPattern, searchPattern } from '../../../db/search.js';
-import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { WorkShiftTable } from '../organisation/organisation.tables.js';
-import type { Executor } from '../../../db/database.js';
+import type { DB } from '../../../../db/schema.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../../db/search.js';
+import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { WorkShiftTable } from '../time.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 export type WorkShiftRow = Selectable<WorkShiftTable>;
 

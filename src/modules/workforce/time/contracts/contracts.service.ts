@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { type TrashedFilter } from '../../../db/soft-delete.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { Principal } from '../../../platform/auth/principal.js';
-import type { AppContext } from '../../../platform/context.js';
-import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { guardUnique } from '../../../platform/unique.js';
-import { dayAsDateTime, type CalendarDay } from '../shared/index.js';
+import type { DB } from '../../../../db/schema.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { type TrashedFilter } from '../../../../db/soft-delete.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { Principal } from '../../../../platform/auth/principal.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { guardUnique } from '../../../../platform/unique.js';
+import { dayAsDateTime, type CalendarDay } from '../../shared/index.js';
 import {
   employeeForRead,
   employeeForWrite,
@@ -20,7 +20,7 @@ import {
   findCompany,
   findDepartment,
   presentContractCompany,
-} from '../organisation/index.js';
+} from '../../organisation/index.js';
 import {
   clearOtherMain,
   currentMainContractId,

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day, TrashedFilter } from '../shared/index.js';
+import { ListQuery } from '../../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../../http/schema.js';
+import { Day, TrashedFilter } from '../../shared/index.js';
 
 /** A holiday the tenant adds to the public ones. */
 export const TenantHoliday = Type.Object(

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Transaction } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import { type TrashedFilter } from '../../../db/soft-delete.js';
-import { restore, softDelete } from '../../../platform/soft-delete.js';
-import type { Principal } from '../../../platform/auth/principal.js';
-import type { AppContext } from '../../../platform/context.js';
-import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { type CalendarDay } from '../shared/index.js';
-import { employeeForRead, employeeForWrite, lockEmployee, managesEmployees } from '../organisation/index.js';
+import type { DB } from '../../../../db/schema.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import { type TrashedFilter } from '../../../../db/soft-delete.js';
+import { restore, softDelete } from '../../../../platform/soft-delete.js';
+import type { Principal } from '../../../../platform/auth/principal.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { Forbidden, NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { type CalendarDay } from '../../shared/index.js';
+import { employeeForRead, employeeForWrite, lockEmployee, managesEmployees } from '../../organisation/index.js';
 import {
   assignmentsOverlapping,
   findAssignment,

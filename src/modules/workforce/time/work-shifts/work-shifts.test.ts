@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createEmployee, createTenant } from '../../../../test/factories.js';
-import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
+import { ManualClock } from '../../../../platform/clock.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createEmployee, createTenant } from '../../../../../test/factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../../test/workforce-factories.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';
 const FULL_TIME = { monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 28800 };

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import type { AppContext } from '../../../platform/context.js';
-import { EmployeeParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { EmployeeParams } from '../../shared/index.js';
 import { WorkShiftAssignmentsService, type AssignmentRow } from './work-shift-assignments.service.js';
 import {
   AssignmentInclude,

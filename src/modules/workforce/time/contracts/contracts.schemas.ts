@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { Day, TrashedFilter } from '../shared/index.js';
-import { ContractCompanySchema } from '../organisation/index.js';
+import { ListQuery } from '../../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
+import { Day, TrashedFilter } from '../../shared/index.js';
+import { ContractCompanySchema } from '../../organisation/index.js';
 
 const LEAVE_BALANCE =
   'Paid-leave days left on this contract. Approving a legal absence debits it by the request\u2019s working_days; an approved removal credits them back. Not in the contract\u2019s list of fields: an addition.';

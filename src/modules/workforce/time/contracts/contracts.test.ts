@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../platform/clock.js';
-import { apiCaller, useTestApp } from '../../../../test/helpers.js';
-import { createAdmin, createCompany, createDepartment, createEmployee, createTenant } from '../../../../test/factories.js';
-import { createWorkforceTenant, type WorkforceSetup } from '../../../../test/workforce-factories.js';
+import { ManualClock } from '../../../../platform/clock.js';
+import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
+import { createAdmin, createCompany, createDepartment, createEmployee, createTenant } from '../../../../../test/factories.js';
+import { createWorkforceTenant, type WorkforceSetup } from '../../../../../test/workforce-factories.js';
 
 /** 10:00 in Luxembourg on Sunday 15 March 2026. */
 const NOW = '2026-03-15T09:00:00.000Z';

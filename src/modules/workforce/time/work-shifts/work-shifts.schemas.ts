@@ -1,8 +1,8 @@
 import { Type, type Static, type TInteger, type TOptional } from '@sinclair/typebox';
-import { IncludeParam } from '../../../http/include.js';
-import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
-import { Day, TrashedFilter } from '../shared/index.js';
+import { IncludeParam } from '../../../../http/include.js';
+import { ListQuery } from '../../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
+import { Day, TrashedFilter } from '../../shared/index.js';
 
 /** ISO weekdays in order, as the columns of a weekly pattern are named. */
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;

@@ -1,11 +1,11 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { trashedScope, type TrashedFilter } from '../../../db/soft-delete.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { CalendarDay } from '../shared/index.js';
-import type { WorkShiftAssignmentTable } from '../organisation/organisation.tables.js';
-import type { Executor } from '../../../db/database.js';
+import type { DB } from '../../../../db/schema.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
+import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { CalendarDay } from '../../shared/index.js';
+import type { WorkShiftAssignmentTable } from '../time.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 export type AssignmentRow = Selectable<WorkShiftAssignmentTable>;
 

@@ -4,12 +4,12 @@
  * organisation seeder creates first. People are found by ext_id, companies and departments by
  * name; a missing one stops the seed with an error naming it.
  */
-import type { AppContext } from '../../platform/context.js';
-import type { DemoSeeder } from '../../platform/demo-seeder.js';
-import type { Tenant } from '../../platform/tenancy.js';
+import type { AppContext } from '../../../platform/context.js';
+import type { DemoSeeder } from '../../../platform/demo-seeder.js';
+import type { Tenant } from '../../../platform/tenancy.js';
 import { ContractsService } from './contracts/contracts.service.js';
 import { HolidaysService } from './holidays/holidays.service.js';
-import { todayIn, yearOf, addDays, isoWeekday, type CalendarDay } from './shared/index.js';
+import { todayIn, yearOf, addDays, isoWeekday, type CalendarDay } from '../shared/index.js';
 import { WorkShiftAssignmentsService } from './work-shifts/work-shift-assignments.service.js';
 import { WorkShiftsService } from './work-shifts/work-shifts.service.js';
 

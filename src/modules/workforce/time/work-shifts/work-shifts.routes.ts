@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import type { AppContext } from '../../../platform/context.js';
-import { PbxParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { PbxParams } from '../../shared/index.js';
 import { WorkShiftsService, presentWorkShift, type WorkShiftRow } from './work-shifts.service.js';
 import { CreateWorkShiftBody, UpdateWorkShiftBody, WorkShift, WorkShiftListQuery, WorkShiftParams } from './work-shifts.schemas.js';
 

@@ -6,10 +6,10 @@
  */
 import type Holidays from 'date-holidays';
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { addDays, dayOfYear, yearOf, type CalendarDay } from '../shared/index.js';
-import type { CompanyRow } from '../organisation/index.js';
+import type { DB } from '../../../../db/schema.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { addDays, dayOfYear, yearOf, type CalendarDay } from '../../shared/index.js';
+import type { CompanyRow } from '../../organisation/index.js';
 
 export interface DayOff {
   date: CalendarDay;
