@@ -8,11 +8,12 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
 import type { ContactGroupInput } from './contact-groups.schemas.js';
 import { deleteGroup, findGroup, insertGroup, listGroups, liveUserIds, replaceGroupUsers, updateGroup } from './contact-groups.queries.js';
-import type { GroupRow } from '../contacts/contacts.queries.js';
-import { groupUsersOf } from '../contacts/contacts.queries.js';
+import { groupUsersOf, type GroupRow } from '../contacts/contacts.queries.js';
 import { presentGroup } from '../contacts/contacts.presenter.js';
 import type { Actor } from '../contacts/contacts.service.js';
 import { existsInPbx } from '../../../platform/references.js';
+
+export type { GroupRow };
 
 const GROUP_NOT_FOUND = 'Contact group not found.';
 /** Contact group names are unique per PBX. */

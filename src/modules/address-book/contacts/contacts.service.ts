@@ -7,9 +7,8 @@ import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
-import { tenantOf, type Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
-import { findPbx } from '../../../platform/tenancy.js';
+import { findPbx, type Tenant } from '../../../platform/tenancy.js';
 import type { ContactNumberTable } from '../address-book.tables.js';
 import type { ContactInput, HandlingStrategy } from './contacts.schemas.js';
 import {
@@ -36,6 +35,8 @@ import {
 import { presentContact } from './contacts.presenter.js';
 import { toE164 } from './phone.js';
 import { existsInPbx } from '../../../platform/references.js';
+
+export type { ContactRow };
 
 /** The caller as the address book sees it. */
 export interface Actor {
@@ -76,8 +77,7 @@ export interface PreparedNumber {
 export class ContactsService {
   constructor(private readonly ctx: AppContext) {}
 
-  async actorOf(principal: Principal): Promise<Actor> {
-    const tenant = tenantOf(principal);
+  async actorOf(tenant: Tenant, principal: Principal): Promise<Actor> {
     if (principal.kind === 'user') {
       const user = await findUserInPbx(this.ctx.db, tenant, principal.userId);
       return { principal, viewer: { tenant, userId: principal.userId }, canManageGlobal: user?.allow_manage_global_contacts === 1 };
