@@ -7,9 +7,9 @@ import type { FoundationTables } from './foundation.tables.js';
 import type { DirectoryTables } from '../modules/directory/directory.tables.js';
 import type { AddressBookTables } from '../modules/address-book/address-book.tables.js';
 import type { CallTables } from '../modules/calls/calls.tables.js';
-import type { WorkforceTables } from '../modules/workforce/organisation/organisation.tables.js';
+import type { OrganisationTables } from '../modules/workforce/organisation/organisation.tables.js';
 import type { TimeTables } from '../modules/workforce/time/time.tables.js';
-import type { RecurringTables } from '../modules/workforce/recurring.tables.js';
+import type { AbsencesTables } from '../modules/workforce/absences/absences.tables.js';
 import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
 import type { RoutingTables } from '../modules/routing/routing.tables.js';
 import type { ConfigPushTables } from '../modules/config-push/config-push.tables.js';
@@ -17,6 +17,7 @@ import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
 import type { AuditTables } from '../platform/audit/audit.tables.js';
+import type { EventTables } from '../platform/events/events.tables.js';
 
 export type { Flag, Timestamp } from './columns.js';
 export type * from './foundation.tables.js';
@@ -28,13 +29,14 @@ export interface DB
     DirectoryTables,
     AddressBookTables,
     CallTables,
-    WorkforceTables,
+    OrganisationTables,
     TimeTables,
-    RecurringTables,
+    AbsencesTables,
     ScheduleTables,
     RoutingTables,
     ConfigPushTables,
     JobTables,
     WebhookTables,
     LeaseTables,
-    AuditTables {}
+    AuditTables,
+    EventTables {}

@@ -8,31 +8,22 @@
 import type { RoutePlugin } from '../../platform/context.js';
 import { organisationRoutes } from './organisation/index.js';
 import { timeRoutes } from './time/index.js';
-import { absenceRequestRoutes } from './absences/absence-requests.routes.js';
-import { nextAvailabilityRoutes } from './absences/next-availability.routes.js';
-import { homeOfficeRoutes } from './home-office/home-office.routes.js';
-import { absenceTypeRoutes } from './absence-types/absence-types.routes.js';
-import { recurringTransactionRoutes } from './recurring/recurring-transactions.routes.js';
+import { absencesRoutes, approvedAbsenceSeconds } from './absences/index.js';
 import { planningStatusRoutes } from './planning-statuses/planning-statuses.routes.js';
 import { scheduleRoutes } from './schedules/schedules.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
 export const workforceRoutes: RoutePlugin[] = [
   ...organisationRoutes,
-  ...timeRoutes,
-  absenceRequestRoutes,
-  nextAvailabilityRoutes,
-  homeOfficeRoutes,
-  absenceTypeRoutes,
-  recurringTransactionRoutes,
+  ...timeRoutes(approvedAbsenceSeconds),
+  ...absencesRoutes,
   planningStatusRoutes,
   scheduleRoutes,
 ];
 
 export { seedOrganisation } from './organisation/index.js';
 export { seedWorkforceTime } from './time/index.js';
-export { seedAbsences } from './absences.seed.js';
-export { seedRecurringTransactions } from './recurring/recurring.seed.js';
+export { seedAbsences, seedRecurringTransactions } from './absences/index.js';
 export { seedSchedules } from './schedules/schedules.seed.js';
 
 // What other domains use.

@@ -10,11 +10,20 @@ import { workShiftRoutes } from './work-shifts/work-shifts.routes.js';
 import { workShiftAssignmentRoutes } from './work-shifts/work-shift-assignments.routes.js';
 import { holidayRoutes } from './holidays/holidays.routes.js';
 import { requiredWorkTimeRoutes } from './required-work-time/required-work-time.routes.js';
+import type { AbsenceLedger } from './required-work-time/required-work-time.js';
 
-export const timeRoutes: RoutePlugin[] = [contractRoutes, workShiftRoutes, workShiftAssignmentRoutes, holidayRoutes, requiredWorkTimeRoutes];
+/** Time's routes; required work time subtracts what `absences` says approved absences take. */
+export const timeRoutes = (absences: AbsenceLedger): RoutePlugin[] => [
+  contractRoutes,
+  workShiftRoutes,
+  workShiftAssignmentRoutes,
+  holidayRoutes,
+  requiredWorkTimeRoutes(absences),
+];
 export { seedWorkforceTime } from './time.seed.js';
 
 // What the other workforce sub-domains use.
+export type { AbsenceLedger };
 export { activeContracts, contractsOverlapping, currentMainContractId, findContract, tenantContractsActiveOn } from './contracts/contracts.queries.js';
 export { governingContract, workCalendar, type WorkDay } from './required-work-time/work-calendar.js';
 /** Public holidays and the tenant's own (routing's time conditions close on them). */

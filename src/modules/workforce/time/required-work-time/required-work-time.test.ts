@@ -3,8 +3,8 @@ import { ManualClock } from '../../../../platform/clock.js';
 import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
 import { createAdmin, createCompany, createEmployee, createTenant } from '../../../../../test/factories.js';
 import { createWorkforceTenant, type WorkforceSetup } from '../../../../../test/workforce-factories.js';
-import { approvedAbsenceSeconds, type AbsenceLedger } from '../../absence-ledger.js';
-import { requiredWorkTime } from './required-work-time.js';
+import { approvedAbsenceSeconds } from '../../absences/index.js';
+import { requiredWorkTime, type AbsenceLedger } from './required-work-time.js';
 
 const NOW = '2026-03-15T09:00:00.000Z';
 const FULL_TIME = { monday: 28800, tuesday: 28800, wednesday: 28800, thursday: 28800, friday: 28800 };

@@ -6,21 +6,25 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { approvedAbsenceSeconds, type AbsenceLedger } from '../../absence-ledger.js';
 import type { CalendarDay } from '../../shared/index.js';
 import { workCalendar } from './work-calendar.js';
 
 /**
- * Seconds per day of `from`..`to`, every day present, in order. `ledger` is the approved-absence
- * source (the real one unless a test hands in another).
+ * Seconds of approved absence per day of `from`..`to` (days without any are left out). Time only
+ * declares what it needs: the absences sub-domain, which stands on time's work calendar, answers
+ * it (`approvedAbsenceSeconds`) and the workforce's index.ts hands it in, so time never imports
+ * absences.
  */
+export type AbsenceLedger = (db: Kysely<DB>, tenant: Tenant, employeeId: string, from: CalendarDay, to: CalendarDay) => Promise<Map<CalendarDay, number>>;
+
+/** Seconds per day of `from`..`to`, every day present, in order, less what `ledger` says approved absences take. */
 export async function requiredWorkTime(
   db: Kysely<DB>,
   tenant: Tenant,
   employeeId: string,
   from: CalendarDay,
   to: CalendarDay,
-  ledger: AbsenceLedger = approvedAbsenceSeconds,
+  ledger: AbsenceLedger,
 ): Promise<Record<CalendarDay, number>> {
   const [days, absences] = await Promise.all([workCalendar(db, tenant, employeeId, from, to), ledger(db, tenant, employeeId, from, to)]);
   const result: Record<CalendarDay, number> = {};
