@@ -10,7 +10,7 @@ import type { CallTables } from '../modules/calls/calls.tables.js';
 import type { OrganisationTables } from '../modules/workforce/organisation/organisation.tables.js';
 import type { TimeTables } from '../modules/workforce/time/time.tables.js';
 import type { AbsencesTables } from '../modules/workforce/absences/absences.tables.js';
-import type { ScheduleTables } from '../modules/workforce/schedules.tables.js';
+import type { SchedulingTables } from '../modules/workforce/scheduling/scheduling.tables.js';
 import type { RoutingTables } from '../modules/routing/routing.tables.js';
 import type { ConfigPushTables } from '../modules/config-push/config-push.tables.js';
 import type { JobTables } from '../platform/jobs/jobs.tables.js';
@@ -31,7 +31,7 @@ export interface DB
     OrganisationTables,
     TimeTables,
     AbsencesTables,
-    ScheduleTables,
+    SchedulingTables,
     RoutingTables,
     ConfigPushTables,
     JobTables,

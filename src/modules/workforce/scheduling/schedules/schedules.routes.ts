@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import { DataEnvelope } from '../../../http/schema.js';
-import { principalOf } from '../../../platform/auth/auth-plugin.js';
-import type { AppContext } from '../../../platform/context.js';
-import { tenantOf } from '../../../platform/tenancy.js';
-import { PbxParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import { DataEnvelope } from '../../../../http/schema.js';
+import { principalOf } from '../../../../platform/auth/auth-plugin.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { tenantOf } from '../../../../platform/tenancy.js';
+import { PbxParams } from '../../shared/index.js';
 import { PlanningEntriesService, type PlanningEntryRow } from './planning-entries.service.js';
 import {
   AssignableEmployee,

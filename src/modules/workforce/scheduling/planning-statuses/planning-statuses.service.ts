@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { guardUnique } from '../../../platform/unique.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { guardUnique } from '../../../../platform/unique.js';
 import {
   deletePlanningStatus,
   findPlanningStatus,

@@ -1,10 +1,10 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import { pagedQuery, type PageRequest, type SortTerm } from '../../../db/paging.js';
-import { matchesPattern, searchPattern } from '../../../db/search.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { PlanningEntryTable, ScheduleTable } from '../schedules.tables.js';
-import type { Executor } from '../../../db/database.js';
+import type { DB } from '../../../../db/schema.js';
+import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
+import { matchesPattern, searchPattern } from '../../../../db/search.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { PlanningEntryTable, ScheduleTable } from '../scheduling.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 export type ScheduleRow = Selectable<ScheduleTable>;
 export type PlanningEntryRow = Selectable<PlanningEntryTable>;

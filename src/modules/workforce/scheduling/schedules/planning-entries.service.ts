@@ -6,12 +6,12 @@
  * lock so two racing bookings cannot both pass.
  */
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { fullName, nameOrderOf, lockEmployee, tenantToday } from '../organisation/index.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { fullName, nameOrderOf, lockEmployee, tenantToday } from '../../organisation/index.js';
 import { planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
-import { addDays, isoWeekday } from '../shared/index.js';
+import { addDays, isoWeekday } from '../../shared/index.js';
 import { checkBooking, slotsOf, windowOf } from './schedule-rules.js';
 import {
   deleteEntry,

@@ -1,10 +1,10 @@
 /**
  * Row types of shift schedules (migration 0013): planning statuses, schedules with their scope,
- * and planning entries. Same storage rules as the rest of the workforce (booleans 0/1,
- * timestamps ISO text, days `YYYY-MM-DD`, times `HH:MM`).
+ * and planning entries. Same storage rules as the foundation (booleans 0/1, timestamps ISO text,
+ * days `YYYY-MM-DD`, times `HH:MM`).
  */
 import type { Generated } from 'kysely';
-import type { Flag, Timestamp } from '../../db/columns.js';
+import type { Flag, Timestamp } from '../../../db/columns.js';
 
 /** A planning status ("On duty"), or with `parent_id` a sub-status of one ("Phone"). */
 export interface PlanningStatusTable {
@@ -63,7 +63,7 @@ export interface PlanningEntryTable {
   updated_at: Timestamp;
 }
 
-export interface ScheduleTables {
+export interface SchedulingTables {
   planning_statuses: PlanningStatusTable;
   schedules: ScheduleTable;
   schedule_scope_items: ScheduleScopeItemTable;

@@ -1,7 +1,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { Tenant } from '../../../platform/tenancy.js';
-import type { PlanningStatusTable } from '../schedules.tables.js';
-import type { Executor } from '../../../db/database.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import type { PlanningStatusTable } from '../scheduling.tables.js';
+import type { Executor } from '../../../../db/database.js';
 
 export type PlanningStatusRow = Selectable<PlanningStatusTable>;
 

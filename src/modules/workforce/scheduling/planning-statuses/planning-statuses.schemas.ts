@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../http/schema.js';
+import { DateTime, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
 
 /** A planning status ("On duty") or, with parentId, a sub-status of one ("Phone"). camelCase, as schedule management is. */
 export const PlanningStatus = Type.Object(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { resourceRoutes } from '../../../http/resource-routes.js';
-import type { AppContext } from '../../../platform/context.js';
-import { PbxParams } from '../shared/index.js';
+import { resourceRoutes } from '../../../../http/resource-routes.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { PbxParams } from '../../shared/index.js';
 import { PlanningStatusesService, presentPlanningStatus, type PlanningStatusRow } from './planning-statuses.service.js';
 import { CreatePlanningStatusBody, PlanningStatus, PlanningStatusParams, UpdatePlanningStatusBody } from './planning-statuses.schemas.js';
 

@@ -2,7 +2,7 @@
  * The rules a schedule's settings follow (pure): the daily window and its slot grid. Times are
  * wall-clock `HH:MM` in the tenant's zone; a window left open is the whole day.
  */
-import { ValidationFailed } from '../../../platform/errors.js';
+import { ValidationFailed } from '../../../../platform/errors.js';
 
 export const WHOLE_DAY = { start: '00:00', end: '24:00' } as const;
 

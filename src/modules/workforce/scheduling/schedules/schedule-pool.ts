@@ -7,12 +7,12 @@
  * contract active today (latest start, then latest created).
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../../../db/schema.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { tenantContractsActiveOn } from '../time/index.js';
-import { departmentsByIds, fullName, nameSortColumns, type NameOrder } from '../organisation/index.js';
-import type { ScopeType } from '../schedules.tables.js';
-import type { CalendarDay } from '../shared/index.js';
+import type { DB } from '../../../../db/schema.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { tenantContractsActiveOn } from '../../time/index.js';
+import { departmentsByIds, fullName, nameSortColumns, type NameOrder } from '../../organisation/index.js';
+import type { ScopeType } from '../scheduling.tables.js';
+import type { CalendarDay } from '../../shared/index.js';
 import type { AssignableEmployeeView } from './schedules.schemas.js';
 
 export interface ScopeSelection {

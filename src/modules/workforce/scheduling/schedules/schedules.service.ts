@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import type { AppContext } from '../../../platform/context.js';
-import { NotFound, ValidationFailed } from '../../../platform/errors.js';
-import type { Tenant } from '../../../platform/tenancy.js';
-import { companiesByIds, departmentsByIds, fullName, nameOrderOf, tenantToday } from '../organisation/index.js';
+import type { PageRequest, SortTerm } from '../../../../db/paging.js';
+import type { AppContext } from '../../../../platform/context.js';
+import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
+import type { Tenant } from '../../../../platform/tenancy.js';
+import { companiesByIds, departmentsByIds, fullName, nameOrderOf, tenantToday } from '../../organisation/index.js';
 import { findPlanningStatus, planningStatusesByIds, type PlanningStatusRow } from '../planning-statuses/planning-statuses.queries.js';
-import type { ScopeType } from '../schedules.tables.js';
+import type { ScopeType } from '../scheduling.tables.js';
 import { resolvePools } from './schedule-pool.js';
 import { checkWindow } from './schedule-rules.js';
 import {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, buildTestApp, type TestApp } from '../../../../test/helpers.js';
+import { bearer, buildTestApp, type TestApp } from '../../../../../test/helpers.js';
 import {
   createAdmin,
   createCompany,
@@ -10,8 +10,8 @@ import {
   createTenant,
   createUser,
   type TestTenant,
-} from '../../../../test/factories.js';
-import { ManualClock } from '../../../platform/clock.js';
+} from '../../../../../test/factories.js';
+import { ManualClock } from '../../../../platform/clock.js';
 
 /** Monday 23 November 2026, 11:00 in Luxembourg. */
 const NOW = '2026-11-23T10:00:00.000Z';

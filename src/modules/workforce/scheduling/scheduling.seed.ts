@@ -7,11 +7,11 @@
 import type { DemoSeeder } from '../../../platform/demo-seeder.js';
 import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { PlanningStatusesService } from '../planning-statuses/planning-statuses.service.js';
+import { PlanningStatusesService } from './planning-statuses/planning-statuses.service.js';
 import { addDays, isoWeekday } from '../shared/index.js';
 import { tenantToday } from '../organisation/index.js';
-import { PlanningEntriesService } from './planning-entries.service.js';
-import { SchedulesService } from './schedules.service.js';
+import { PlanningEntriesService } from './schedules/planning-entries.service.js';
+import { SchedulesService } from './schedules/schedules.service.js';
 
 export const seedSchedules: DemoSeeder = async (ctx, demo) => {
   const tenant: Tenant = { pbxId: demo.pbxId };

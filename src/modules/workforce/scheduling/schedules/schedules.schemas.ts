@@ -3,9 +3,9 @@
  * "Assignable employee"); the additions (planning entries, the week grid) follow the same style.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { ListQuery } from '../../../http/list-query.js';
-import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../http/schema.js';
-import { Day, HourMinute } from '../shared/index.js';
+import { ListQuery } from '../../../../http/list-query.js';
+import { DateTime, Nullable, PbxIdParam, StringEnum, Uuid } from '../../../../http/schema.js';
+import { Day, HourMinute } from '../../shared/index.js';
 
 export const SCOPE_TYPES = ['company', 'department', 'employees'] as const;
 
