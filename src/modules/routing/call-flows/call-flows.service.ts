@@ -12,26 +12,11 @@ import { pbxCountry, toE164 } from '../../directory/index.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { CallFlowTable } from '../routing.tables.js';
 import { nodeExits, type CallFlowNode } from './call-flow-nodes.js';
-import type { CallFlow, CreateCallFlowBody, UpdateCallFlowBody } from './call-flows.schemas.js';
+import type { CreateCallFlowBody, UpdateCallFlowBody } from './call-flows.schemas.js';
 import { findCallFlow, insertCallFlow, listCallFlows, replaceCallFlowReferences, updateCallFlow, type CallFlowFilters } from './call-flows.queries.js';
 
 export type CallFlowRow = Selectable<CallFlowTable>;
-type CallFlowView = Static<typeof CallFlow>;
 const NOT_FOUND = 'Call flow not found.';
-
-export function presentCallFlow(row: CallFlowRow): CallFlowView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    name: row.name,
-    description: row.description,
-    entry: row.entry,
-    nodes: JSON.parse(row.nodes) as CallFlowNode[],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /**
  * The body's own consistency, named by the body's fields: keys unique, the entry and every exit

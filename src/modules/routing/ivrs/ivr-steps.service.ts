@@ -9,7 +9,8 @@ import { guardUnique } from '../../../platform/unique.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
 import type { IvrStepTable } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
-import type { CreateIvrStepInput, IvrOption, IvrStepView, StepTargetKind, StepTargetType, UpdateIvrStepInput } from './ivr-steps.schemas.js';
+import type { CreateIvrStepInput, IvrStepView, StepTargetKind, StepTargetType, UpdateIvrStepInput } from './ivr-steps.schemas.js';
+import { presentIvrStep, type StepTargetView } from './ivr-steps.presenter.js';
 import { findIvrStep, insertIvrStep, listIvrSteps, setIvrStepDeleted, updateIvrStep, type IvrStepFilters, type IvrStepRow } from './ivr-steps.queries.js';
 import { findIvr, liveCallFlowNames, liveIvrNames } from './ivrs.queries.js';
 import type { Executor } from '../../../db/database.js';
@@ -23,26 +24,6 @@ const OPTION_TAKEN = [{ match: 'option', field: 'option', message: 'The option h
 /** The kind of resource a target type names, and the table it lives in. */
 const KIND_OF: Record<StepTargetType, StepTargetKind> = { [STEP_TARGET_TYPES.call_flow]: 'call_flow', [STEP_TARGET_TYPES.ivr]: 'ivr' };
 const TABLE_OF: Record<StepTargetKind, 'call_flows' | 'ivrs'> = { call_flow: 'call_flows', ivr: 'ivrs' };
-
-export type StepTargetView = NonNullable<IvrStepView['target']>;
-
-export function presentIvrStep(row: IvrStepRow, target?: StepTargetView | null): IvrStepView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    ivr_id: row.ivr_id,
-    target_type: row.target_type as StepTargetType,
-    target_id: row.target_id,
-    name: row.name,
-    option: row.option as IvrOption,
-    language: row.language as IvrStepView['language'],
-    voip_ivr_btn_id: row.voip_ivr_btn_id,
-    ...(target === undefined ? {} : { target }),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /** Each step's target `{id, name, type}`, null when it is no longer a live call flow or IVR of the PBX. */
 export async function stepTargets(db: Executor, tenant: Tenant, steps: IvrStepRow[]): Promise<Map<string, StepTargetView | null>> {

@@ -27,6 +27,8 @@ import {
 } from './queues.queries.js';
 import { QUEUE_DEFAULTS, type CreateQueueInput, type QueueMemberView, type QueueView, type UpdateQueueInput } from './queues.schemas.js';
 
+export type { QueueRow };
+
 const NOT_FOUND = 'Queue not found.';
 
 type MemberInput = NonNullable<CreateQueueInput['members']>[number];

@@ -1,46 +1,34 @@
 import type { FastifyInstance } from 'fastify';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
+import { operationRoutes } from '../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../http/schema.js';
-import { tenantOfRequest } from '../../../platform/auth/auth-plugin.js';
 import { RoutingValidation } from '../graph/graph.schemas.js';
 import { ROUTING_READ } from '../shared/access.js';
 import { SimulateBody, Simulation } from './simulator.schemas.js';
+import { CALL_ROUTING_DOCS } from './call-routing.docs.js';
 import { CallRoutingService } from './call-routing.service.js';
 
+/** The routing graph's check and the route simulator: answers of their own, no resource item. */
 export async function callRoutingRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new CallRoutingService(ctx);
   app.addSchema(RoutingValidation);
   app.addSchema(Simulation);
-  app.route({
+  const { route } = operationRoutes(app, { tags: ['Call routing'], docs: CALL_ROUTING_DOCS });
+
+  route('/call-routing/validate', {
     method: 'POST',
-    url: '/call-routing/validate',
-    config: { auth: ROUTING_READ },
-    schema: {
-      tags: ['Call routing'],
-      operationId: 'validateCallRouting',
-      summary: 'Check the whole routing of the PBX',
-      description:
-        'Lists every problem of the routing graph: a target that does not exist or is deleted, a sound file of the wrong type, a loop a call can run without the caller choosing anything, a call-flow node that cannot be reached, a time condition without a closed branch, a disabled user or an empty queue as the only target, an IVR whose default step is missing. Each write of a call flow, IVR, step or queue is refused when it would add one; this answers for the whole PBX, problems that arose later (a user disabled since) included.',
-      response: { 200: DataEnvelope(Type.Ref(RoutingValidation)) },
-    },
-    handler: async (request) => ({ data: await service.validate(tenantOfRequest(request)) }),
+    auth: ROUTING_READ,
+    operationId: 'validateCallRouting',
+    response: { 200: DataEnvelope(Type.Ref(RoutingValidation)) },
+    handle: async ({ tenant }) => ({ data: await service.validate(tenant) }),
   });
-  app.route({
+  route('/call-routing/simulate', {
     method: 'POST',
-    url: '/call-routing/simulate',
-    config: { auth: ROUTING_READ },
-    schema: {
-      tags: ['Call routing'],
-      operationId: 'simulateCallRouting',
-      summary: 'Follow a call through the routing without placing it',
-      description:
-        'The path a call to one of the PBX’s numbers would take at an instant: the number, each call flow and node, the time condition’s branch and why (open hours, public and PBX holidays in the PBX time zone), IVR menus with the keys pressed or their timeouts, who rings and whether they can answer (disabled, do not disturb), queues and their overflow, up to the end of the call. ' +
-        "The caller can change the route: a `caller` who is one of the PBX's global contacts goes where the contact's handling strategy sends them (a call flow, an extension or a user) when it is not `default`, else to the default external call flow of the contact's group, before the number's own destination (a step `contact` says so); any other caller follows the number. " +
-        '404 when the number is not one of the PBX’s.',
-      body: SimulateBody,
-      response: { 200: DataEnvelope(Type.Ref(Simulation)) },
-    },
-    handler: async (request) => ({ data: await service.simulate(tenantOfRequest(request), request.body as Static<typeof SimulateBody>) }),
+    auth: ROUTING_READ,
+    operationId: 'simulateCallRouting',
+    body: SimulateBody,
+    response: { 200: DataEnvelope(Type.Ref(Simulation)) },
+    handle: async ({ tenant, body }) => ({ data: await service.simulate(tenant, body) }),
   });
 }
