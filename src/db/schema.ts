@@ -17,6 +17,7 @@ import type { JobTables } from '../platform/jobs/jobs.tables.js';
 import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
 import type { AuditTables } from '../platform/audit/audit.tables.js';
+import type { EventTables } from '../platform/events/events.tables.js';
 
 export type { Flag, Timestamp } from './columns.js';
 export type * from './foundation.tables.js';
@@ -37,4 +38,5 @@ export interface DB
     JobTables,
     WebhookTables,
     LeaseTables,
-    AuditTables {}
+    AuditTables,
+    EventTables {}

@@ -20,6 +20,7 @@ import * as configPush from './0018_config_push.js';
 import * as amiTenantContext from './0019_ami_tenant_context.js';
 import * as pbxText from './0020_pbx_text.js';
 import * as soundPlayable from './0021_sound_playable.js';
+import * as events from './0022_events.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '0019_ami_tenant_context': amiTenantContext,
   '0020_pbx_text': pbxText,
   '0021_sound_playable': soundPlayable,
+  '0022_events': events,
 };
