@@ -18,12 +18,15 @@ import {
 import type { DiffSummary } from '../diff.js';
 import { routingSnapshot } from '../../routing/index.js';
 import type { ConfigVersionRow } from '../versions/versions.queries.js';
+import type { PageRequest, SortTerm } from '../../../db/paging.js';
+import type { ConfigPushStatus } from '../config-push.tables.js';
 import {
   findVersion,
   findVersionById,
   insertVersion,
   lastDoneVersion,
   lastPushAt,
+  listVersions,
   nextVersionNumber,
   pendingVersion,
   takePushGate,
@@ -31,6 +34,8 @@ import {
 } from '../versions/versions.queries.js';
 import { pushJob } from './push-job.js';
 import { PUSH_INTERVAL_SECONDS, PushTooSoon } from './push-limit.js';
+
+export type { ConfigVersionRow };
 
 export const filesOf = (row: ConfigVersionRow): ConfigFile[] => JSON.parse(row.files) as ConfigFile[];
 
@@ -280,6 +285,11 @@ export class ConfigPushService {
     const row = await findVersionById(this.ctx.db, tenant, id);
     if (!row) throw new NotFound('No such configuration push.');
     return row;
+  }
+
+  /** A page of the PBX's versions (every push made one), by `status` when given. */
+  versions(tenant: Tenant, filters: { status?: ConfigPushStatus }, sort: SortTerm[], page: PageRequest) {
+    return listVersions(this.ctx.db, tenant, filters, sort, page);
   }
 
   /** A version by its number (a path's text); one of another PBX is as absent as one that never was. */
