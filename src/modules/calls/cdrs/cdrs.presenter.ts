@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
-import type { CallDetailRecordView, CallHistoryEntryView, Receiver, RecordingFile } from './cdrs.schemas.js';
+import { linkParams, paginate } from '../../../http/pagination.js';
+import type { CallDetailRecordView, CallHistoryEntryView, CdrListQueryView, Receiver, RecordingFile } from './cdrs.schemas.js';
 import type { CdrDetailRow, CdrListRow, RecordingRow } from './cdrs.queries.js';
 import type { RecordingKind } from '../calls.tables.js';
 
@@ -61,4 +62,25 @@ export function presentDetail(row: CdrDetailRow, recordings: RecordingRow[], rec
     transcriptions: parse<Record<string, unknown> | null>(row.transcriptions, null),
     ai_processing_errors: parse<Array<Record<string, unknown>>>(row.ai_processing_errors, []),
   };
+}
+
+/** A page of the history with its place in the whole: the rows, their total, and the cursors either side. */
+export interface HistoryPage {
+  items: CallHistoryEntryView[];
+  total: number;
+  /** Rows before this page (`from` is offset + 1). */
+  offset: number;
+  next: string | null;
+  prev: string | null;
+}
+
+/**
+ * A history page in the paginated envelope: links by page number, and `links.next` / `links.prev`
+ * carrying the keyset cursors (the same query, without its own cursor).
+ */
+export function presentHistoryPage(history: HistoryPage, query: CdrListQueryView, perPage: number, path: string) {
+  const { cursor: _cursor, ...numbered } = query;
+  const withCursor = (cursor: string | null) => cursor && `${path}?${new URLSearchParams({ ...linkParams(numbered), cursor }).toString()}`;
+  const page = { page: Math.floor(history.offset / perPage) + 1, perPage, offset: history.offset };
+  return paginate(history.items, history.total, page, path, numbered, { prev: withCursor(history.prev), next: withCursor(history.next) });
 }

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateOnly, Nullable, StringEnum, Uuid } from '../../../http/schema.js';
 import { ListQuery } from '../../../http/list-query.js';
 import { Paginated } from '../../../http/pagination.js';
+import { UploadFile } from '../../../http/uploads.js';
 
 export const CALL_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$';
 const CallTime = (description = 'UTC, `YYYY-MM-DD HH:MM:SS`.') => Type.String({ pattern: CALL_TIME_PATTERN, description, examples: ['2026-01-15 09:30:12'] });
@@ -372,4 +373,13 @@ export const UploadResponse = Type.Object({
     },
     { examples: [{ cdr_id: 1795755422003, created: true, recordings: [{ kind: 'full', path: '2026/11/1795755422003-full.wav', size_bytes: 1920044 }] }] },
   ),
+});
+
+const recordingFile = (whose: string) => Type.Optional(UploadFile(`The recording of ${whose}: wav, mp3, ogg or opus (by its file name's extension).`));
+/** The parts of `POST /cdrs/with-recordings`, described for the OpenAPI document: the cdr part first. */
+export const CdrUploadForm = Type.Object({
+  cdr: Type.Ref(IngestCdr, { description: 'The call as JSON (an object part is sent as application/json), the same shape as one item of `POST /cdrs`.' }),
+  recording: recordingFile('the whole call'),
+  recording_caller: recordingFile('the caller’s side'),
+  recording_callee: recordingFile('the callee’s side'),
 });

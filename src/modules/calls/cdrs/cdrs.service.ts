@@ -9,7 +9,8 @@ import { tenantDataCache, type StampedCache } from '../../../platform/cache/stam
 import type { Tenant } from '../../../platform/tenancy.js';
 import { parseByteRange, type ByteRange } from '../../../http/byte-range.js';
 import { groupPeers } from '../../address-book/index.js';
-import { presentDetail, presentHistoryEntry } from './cdrs.presenter.js';
+import { presentDetail, presentHistoryEntry, presentHistoryPage, type HistoryPage } from './cdrs.presenter.js';
+import { DEFAULT_PAGE_SIZE } from '../../../http/list-query.js';
 import {
   findCdr,
   findRecordingByPath,
@@ -30,7 +31,7 @@ import {
   type Keyset,
   replaceCdrs,
 } from './cdrs.queries.js';
-import type { CallDetailRecordView, CallHistoryEntryView, IngestCdrView } from './cdrs.schemas.js';
+import type { CallDetailRecordView, CdrListQueryView, IngestCdrView } from './cdrs.schemas.js';
 import type { CdrParticipantTable, CdrStatus, CdrTable, RecordingKind } from '../calls.tables.js';
 import {
   assertSafeRelativePath,
@@ -47,6 +48,22 @@ import {
 export interface Visibility {
   calls: CdrScope;
   recordings: CdrScope;
+}
+
+/** The list's filters: a day alone in `filter[from]` / `filter[to]` means from its start / to its end. */
+function historyFilters(query: CdrListQueryView): CdrFilters {
+  const from = query['filter[from]'];
+  const to = query['filter[to]'];
+  return {
+    from: from && (from.length === 10 ? `${from} 00:00:00` : from),
+    to: to && (to.length === 10 ? `${to} 23:59:59` : to),
+    type: query['filter[type]'],
+    status: query['filter[status]'],
+    userId: query['filter[user_id]'],
+    internal: query['filter[internal]'],
+    withRecording: query['filter[with_recording]'],
+    search: query.search?.trim() || undefined,
+  };
 }
 
 /** What a user's `call_information_visibility` / `call_recordings_visibility` value grants; unset means own calls. */
@@ -123,16 +140,6 @@ function decodeCursor(cursor: string): HistoryCursor {
     // reported below
   }
   throw ValidationFailed.field('cursor', 'The cursor is invalid; follow links.next or links.prev of a page.');
-}
-
-/** A page of the history with its place in the whole: the rows, their total, and the cursors either side. */
-export interface HistoryPage {
-  items: CallHistoryEntryView[];
-  total: number;
-  /** Rows before this page (`from` is offset + 1). */
-  offset: number;
-  next: string | null;
-  prev: string | null;
 }
 
 export interface IngestResult {
@@ -309,7 +316,14 @@ export class CdrsService {
    * keyset, the same cost at any depth, and carries its place in the numbering. The total is
    * counted once per filter set until the tenant's data changes (at most CACHE_TTL_MS).
    */
-  async list(
+  async list(tenant: Tenant, principal: Principal, query: CdrListQueryView) {
+    const perPage = query.perPage ?? DEFAULT_PAGE_SIZE;
+    const order: HistoryOrder = query.sort === 'start_time' ? 'asc' : 'desc';
+    const history = await this.page(tenant, principal, { cursor: query.cursor, page: query.page, perPage, order, filters: historyFilters(query) });
+    return presentHistoryPage(history, query, perPage, `${this.ctx.config.baseUrl}/cdrs`);
+  }
+
+  private async page(
     tenant: Tenant,
     principal: Principal,
     query: { cursor?: string; page?: number; perPage: number; order: HistoryOrder; filters: CdrFilters },

@@ -1,42 +1,18 @@
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { tenantPrefix } from '../../../platform/pbx-names.js';
-import type { AmiSettingsTable } from '../calls.tables.js';
 import { IANAZone } from 'luxon';
 import { amiConnectionOf, AsteriskEngine } from './ami/asterisk-engine.js';
 import { testAmiConnection } from './ami/connection-test.js';
 import type { AmiEventHub } from './ami/event-hub.js';
 import { AmiHostGuard, AmiHostRefused } from './ami/host-guard.js';
 import { EngineFailure, type PbxEngine } from './engine.js';
-import { deleteAmiSettings, findAmiSettings, pbxTimezone, saveAmiSettings } from './pbx-engine.queries.js';
+import { countFailingAmiSettings, deleteAmiSettings, findAmiSettings, pbxTimezone, saveAmiSettings } from './pbx-engine.queries.js';
+import { presentAmiSettings, presentConnectionTest, type AmiSettingsRow } from './pbx-engine.presenter.js';
 import { DEFAULT_AMI_PORT, type AmiSettings, type SaveAmiSettingsBody } from './pbx-engine.schemas.js';
 import { SimulatedEngine } from './simulated-engine.js';
-
-type SettingsRow = Selectable<AmiSettingsTable>;
-
-export function presentAmiSettings(row: SettingsRow, tenantTimezone: string): Static<typeof AmiSettings> {
-  return {
-    host: row.host,
-    port: row.port,
-    username: row.username,
-    secret_set: true,
-    enabled: row.enabled === 1,
-    context: row.context,
-    pbx_timezone: row.pbx_timezone ?? tenantTimezone,
-    pbx_timezone_set: row.pbx_timezone !== null,
-    connection: {
-      state: row.failing_since ? 'failing' : 'ok',
-      login_failures: row.login_failures,
-      failing_since: row.failing_since,
-      last_error: row.last_error,
-    },
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** The tenant's engine: Asterisk when its AMI settings are enabled, else the configured default. */
 export async function engineFor(ctx: AppContext, tenant: Tenant): Promise<PbxEngine> {
@@ -67,7 +43,7 @@ export class PbxEngineService {
     }
   }
 
-  async get(tenant: Tenant): Promise<SettingsRow> {
+  async get(tenant: Tenant): Promise<AmiSettingsRow> {
     const row = await findAmiSettings(this.ctx.db, tenant);
     if (!row) throw new NotFound('No AMI settings are stored for this PBX.');
     return row;
@@ -111,9 +87,15 @@ export class PbxEngineService {
     await this.hub?.refresh(tenant.pbxId);
   }
 
+  /** The stored settings tried: connect, log in, the permissions the engine needs (a failed check is the engine's 502). */
   async test(tenant: Tenant, trace: boolean) {
     const row = await this.get(tenant);
     await this.assertHostAdmitted(row.host);
-    return testAmiConnection(this.ctx, amiConnectionOf(this.ctx, row), trace);
+    return presentConnectionTest(await testAmiConnection(this.ctx, amiConnectionOf(this.ctx, row), trace));
+  }
+
+  /** How many enabled PBXs have failing AMI settings (for /metrics). */
+  failingSettings(): Promise<number> {
+    return countFailingAmiSettings(this.ctx.db);
   }
 }

@@ -7,7 +7,8 @@ import { findWebrtc, identitiesAvailableToUsers, sipDevicesOfUsers, twinningsOfU
 import { EngineFailure, type RingEndpoint } from '../engine/engine.js';
 import { findPlacedCall, insertPlacedCall } from '../engine/pbx-engine.queries.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
-import { endPlacedCall, presentPlacedCall } from './placed-calls.js';
+import { endPlacedCall } from './placed-calls.js';
+import { presentPlacedCall } from './calls.presenter.js';
 import { engineFor } from '../engine/pbx-engine.service.js';
 import { findCallingUser } from './calls.queries.js';
 import type { NewCallBodyView, NewCallQueryView, NewCallResponseView } from './calls.schemas.js';
