@@ -10,7 +10,8 @@ import { publicHolidays, tenantHolidays } from '../../workforce/index.js';
  * it from what the directory and routing export (each reads its own tables), the compiler turns it
  * into files, and a test can build or shuffle one by hand. Only live rows are in it (soft-deleted
  * ones are gone; a reference to one is a dangling reference the compiler turns into a hang-up).
- * Secrets stay sealed (`SecretBox`); see `secrets.ts`.
+ * Secrets stay sealed (`SecretBox`): the files carry a token in their place, opened for delivery
+ * only (`SealedSecret` in `render.ts`).
  */
 export interface ConfigurationSnapshot extends TelephonySnapshot, RoutingConfiguration {
   pbx: { id: string; name: string; countryCode: string; timezone: string; halfDaySplit: string };
