@@ -4,9 +4,10 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Each table has one owner: the domain whose `<domain>.tables.ts` declares it (issue #36). Only the
- * owner's code names the table in SQL; another domain calls the owner's exported functions
- * (its `index.ts`) instead, so a table's columns, indexes and invariants can change in one domain.
+ * Each table has one owner: the domain whose `<domain>.tables.ts` declares it (issue #36; in the
+ * workforce, the sub-domain whose `<sub>.tables.ts` does). Only the owner's code names the table in
+ * SQL; another domain calls the owner's exported functions (its `index.ts`) instead, so a table's
+ * columns, indexes and invariants can change in one domain.
  *
  * Tables declared below the domains, in `db/` (pbxes, users, settings, tokens, API keys, one-time
  * secrets) and `platform/` (jobs, webhooks, leases, audit events), are the layers' and shared by
@@ -54,10 +55,13 @@ function filesUnder(dir: string, keep: (file: string) => boolean): string[] {
 const parse = (file: string) => ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
 const posix = (file: string) => relative(ROOT, file).split(sep).join('/');
 
-/** The domain a file of src/ belongs to, or 'platform' for db/ and platform/. */
+/**
+ * The domain a file of src/ belongs to, or 'platform' for db/ and platform/. The workforce's
+ * sub-domains own their tables as domains do: a file under `workforce/<sub>/` is `workforce/<sub>`.
+ */
 function ownerOf(file: string): string {
   const path = posix(file);
-  const domain = /^src\/modules\/([^/]+)\//.exec(path);
+  const domain = /^src\/modules\/(workforce\/[^/]+(?=\/)|[^/]+)\//.exec(path);
   return domain ? domain[1] : 'platform';
 }
 
@@ -169,6 +173,8 @@ describe('table ownership (#36)', () => {
     expect(owners.get('extensions')).toBe('directory');
     expect(owners.get('queues')).toBe('routing');
     expect(owners.get('pbxes')).toBe('platform');
+    expect(owners.get('employees')).toBe('workforce/organisation');
+    expect(owners.get('absence_requests')).toBe('workforce/absences');
     expect(owners.size).toBeGreaterThan(60);
     expect(uses.length).toBeGreaterThan(300);
   });

@@ -18,6 +18,7 @@ import { validatorPlan } from './absence-requests/approvals.js';
 import { currentMainContractId, workCalendar, type WorkDay } from '../time/index.js';
 import { HomeOfficeRequestsService } from './home-office/home-office-requests.service.js';
 import { addDays, todayIn, yearOf, type CalendarDay } from '../shared/index.js';
+import { demoOrganisationOf } from '../organisation/index.js';
 
 /** How far past its anchor a request may move to find free working days. */
 const SEARCH_DAYS = 56;
@@ -117,8 +118,8 @@ interface Person {
 }
 
 async function peopleOf(ctx: AppContext, tenant: Tenant, today: CalendarDay): Promise<Person[]> {
-  const [employees, users] = await Promise.all([
-    ctx.db.selectFrom('employees').select('id').where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).orderBy('ext_id').orderBy('id').execute(),
+  const [{ employees }, users] = await Promise.all([
+    demoOrganisationOf(ctx.db, tenant),
     ctx.db
       .selectFrom('users')
       .select(['id', 'role', 'employee_id'])

@@ -14,7 +14,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { AbsenceTypesService } from './absence-types/absence-types.service.js';
 import { currentMainContractId, findContract } from '../time/index.js';
 import type { LedgerTypeName } from './absences.tables.js';
-import { tenantToday } from '../organisation/index.js';
+import { demoOrganisationOf, tenantToday } from '../organisation/index.js';
 import { runRecurringTransaction } from './recurring/recurring-run.js';
 import { RecurringTransactionsService } from './recurring/recurring-transactions.service.js';
 import type { CreateRecurringTransactionInput } from './recurring/recurring-transactions.schemas.js';
@@ -40,22 +40,13 @@ interface Person {
 
 async function peopleOf(ctx: AppContext, tenant: Tenant): Promise<Person[]> {
   const today = await tenantToday(ctx, tenant);
-  const employees = await ctx.db
-    .selectFrom('employees')
-    .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.deleted_at', 'is', null))
-    .select(['employees.id', 'users.id as user_id'])
-    .where('employees.pbx_id', '=', tenant.pbxId)
-    .where('employees.deleted_at', 'is', null)
-    .orderBy('employees.ext_id')
-    .execute();
+  const { employees, companies } = await demoOrganisationOf(ctx.db, tenant);
   const people: Person[] = [];
   for (const employee of employees) {
     const contractId = await currentMainContractId(ctx.db, tenant, employee.id, today);
     const contract = contractId ? await findContract(ctx.db, tenant, contractId) : undefined;
     if (!contract) continue;
-    const company = contract.company_id
-      ? await ctx.db.selectFrom('companies').select('legal_holidays').where('id', '=', contract.company_id).executeTakeFirst()
-      : undefined;
+    const company = companies.find((row) => row.id === contract.company_id);
     people.push({
       employeeId: employee.id,
       userId: employee.user_id ?? undefined,

@@ -21,19 +21,30 @@ export type EmployeeRow = Selectable<EmployeeTable>;
 const EMPLOYEE_NOT_FOUND = 'Employee not found.';
 const NOT_YOURS = 'You may only act on your own employee record.';
 
-/** The live employee record a user token's user is linked to, if any (one query). */
-export async function callerEmployee(db: Kysely<DB>, tenant: Tenant, principal: Principal): Promise<EmployeeRow | undefined> {
-  if (principal.kind !== 'user') return undefined;
+/** The live employee record a user is linked to (`users.employee_id`), as a query. */
+function linkedEmployee(db: Executor, tenant: Tenant, userId: string) {
   return db
     .selectFrom('users')
     .innerJoin('employees', 'employees.id', 'users.employee_id')
-    .selectAll('employees')
-    .where('users.id', '=', principal.userId)
+    .where('users.id', '=', userId)
     .where('users.pbx_id', '=', tenant.pbxId)
     .where('users.deleted_at', 'is', null)
     .where('employees.pbx_id', '=', tenant.pbxId)
-    .where('employees.deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('employees.deleted_at', 'is', null);
+}
+
+/** The live employee record a user token's user is linked to, if any (one query). */
+export async function callerEmployee(db: Kysely<DB>, tenant: Tenant, principal: Principal): Promise<EmployeeRow | undefined> {
+  if (principal.kind !== 'user') return undefined;
+  return linkedEmployee(db, tenant, principal.userId).selectAll('employees').executeTakeFirst();
+}
+
+/**
+ * The id of the live employee a user is linked to, as a subquery another sub-domain selects within
+ * its own statement (the absence routes read it beside the tenant's settings in one).
+ */
+export function linkedEmployeeId(db: Executor, tenant: Tenant, userId: string) {
+  return linkedEmployee(db, tenant, userId).select('employees.id');
 }
 
 /** An administrator of the PBX or its API key: they manage every employee. */

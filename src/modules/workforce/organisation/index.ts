@@ -11,17 +11,18 @@ import { employeeRoutes } from './employees/employees.routes.js';
 import { workforceSettingsRoutes } from './settings/settings.routes.js';
 
 export const organisationRoutes: RoutePlugin[] = [companyRoutes, departmentRoutes, employeeRoutes, workforceSettingsRoutes];
-export { seedOrganisation } from './organisation.seed.js';
+export { demoOrganisationOf, seedOrganisation } from './organisation.seed.js';
 
 // What the other workforce sub-domains use.
 export { companiesByIds, findCompany } from './companies/companies.queries.js';
 export { ContractCompanySchema, presentContractCompany, type CompanyRow } from './companies/company-view.js';
 export { departmentValidatorIds, departmentsByIds, findDepartment } from './departments/departments.queries.js';
-export { findEmployee, liveEmployeeId } from './employees/employees.queries.js';
+export { employeeExtIdOf, employeeNamesByIds, findEmployee, liveEmployeeId, liveEmployeeNames } from './employees/employees.queries.js';
 export {
   callerEmployee,
   employeeForRead,
   employeeForWrite,
+  linkedEmployeeId,
   lockEmployee,
   managesEmployees,
   ownEmployeeOnly,
@@ -29,4 +30,5 @@ export {
   tenantZone,
 } from './employee-access.js';
 export { fullName, nameSortColumns, type NameOrder } from './full-name.js';
+export { liveIdsIn } from './live-ids.js';
 export { findSettings, nameOrderOf } from './settings/settings.queries.js';

@@ -1,4 +1,6 @@
+import type { Executor } from '../../../db/database.js';
 import type { DemoSeeder } from '../../../platform/demo-seeder.js';
+import type { Tenant } from '../../../platform/tenancy.js';
 import type { CreateCompanyInput } from './companies/companies.schemas.js';
 import { CompaniesService } from './companies/companies.service.js';
 import { DepartmentsService } from './departments/departments.service.js';
@@ -135,3 +137,32 @@ export const seedOrganisation: DemoSeeder = async (ctx, demo) => {
     employee: employeeIds.get(plan.samples.employee),
   };
 };
+
+/**
+ * The tenant's live organisation as the later workforce seeds find it (time by ext_id and name,
+ * absences and recurring transactions every employee in ext_id order, schedules the first company
+ * by name): employees with their linked user, companies, departments.
+ */
+export async function demoOrganisationOf(db: Executor, tenant: Tenant) {
+  const [employees, companies, departments] = await Promise.all([
+    db
+      .selectFrom('employees')
+      .leftJoin('users', (join) => join.onRef('users.employee_id', '=', 'employees.id').on('users.deleted_at', 'is', null))
+      .select(['employees.id', 'employees.ext_id', 'users.id as user_id'])
+      .where('employees.pbx_id', '=', tenant.pbxId)
+      .where('employees.deleted_at', 'is', null)
+      .orderBy('employees.ext_id')
+      .orderBy('employees.id')
+      .execute(),
+    db
+      .selectFrom('companies')
+      .select(['id', 'name', 'legal_holidays'])
+      .where('pbx_id', '=', tenant.pbxId)
+      .where('deleted_at', 'is', null)
+      .orderBy('name')
+      .orderBy('id')
+      .execute(),
+    db.selectFrom('departments').select(['id', 'name', 'company_id']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
+  ]);
+  return { employees, companies, departments };
+}

@@ -9,7 +9,8 @@ import { ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { PlanningStatusesService } from './planning-statuses/planning-statuses.service.js';
 import { addDays, isoWeekday } from '../shared/index.js';
-import { tenantToday } from '../organisation/index.js';
+import { demoOrganisationOf, tenantToday } from '../organisation/index.js';
+import { tenantContractsActiveOn } from '../time/index.js';
 import { PlanningEntriesService } from './schedules/planning-entries.service.js';
 import { SchedulesService } from './schedules/schedules.service.js';
 
@@ -25,31 +26,22 @@ export const seedSchedules: DemoSeeder = async (ctx, demo) => {
   const schedules = new SchedulesService(ctx);
   const entries = new PlanningEntriesService(ctx);
   const today = await tenantToday(ctx, tenant);
-  const busiest = await ctx.db
-    .selectFrom('employee_contracts')
-    .select(['department_id', (eb) => eb.fn.countAll().as('people')])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .where('department_id', 'is not', null)
-    .where('contract_start', '<=', today)
-    .where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', today)]))
-    .groupBy('department_id')
-    .orderBy('people', 'desc')
-    .orderBy('department_id')
-    .execute();
-  const company = await ctx.db
-    .selectFrom('companies')
-    .select('id')
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .orderBy('name')
-    .executeTakeFirst();
+  const [contracts, { companies }] = await Promise.all([tenantContractsActiveOn(ctx.db, tenant, today), demoOrganisationOf(ctx.db, tenant)]);
+  // The departments by the people of their contracts active today, most first (then by id).
+  const byDepartment = new Map<string, string[]>();
+  for (const contract of contracts)
+    if (contract.department_id !== null) byDepartment.set(contract.department_id, [...(byDepartment.get(contract.department_id) ?? []), contract.employee_id]);
+  const binary = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const busiest = [...byDepartment]
+    .map(([departmentId, employeeIds]) => ({ departmentId, employeeIds: employeeIds.sort(binary) }))
+    .sort((a, b) => b.employeeIds.length - a.employeeIds.length || binary(a.departmentId, b.departmentId));
+  const company = companies[0];
   if (busiest.length < 2 || !company) throw new Error('seedSchedules: the workforce seeds (organisation, then time) must run first');
 
   const hotline = await schedules.create(tenant, {
     name: 'Support hotline',
     scopeType: 'department',
-    scope: { departments: [busiest[0].department_id!] },
+    scope: { departments: [busiest[0].departmentId] },
     daysOfWeek: [1, 2, 3, 4, 5],
     dayStartTime: '08:00',
     dayEndTime: '18:00',
@@ -69,24 +61,11 @@ export const seedSchedules: DemoSeeder = async (ctx, demo) => {
     statusFilters: [onDuty.id, training.id],
   });
   // One person from each of the two largest departments.
-  const people = await Promise.all(
-    busiest.slice(0, 2).map((row) =>
-      ctx.db
-        .selectFrom('employee_contracts')
-        .select('employee_id')
-        .where('pbx_id', '=', tenant.pbxId)
-        .where('department_id', '=', row.department_id)
-        .where('deleted_at', 'is', null)
-        .where('contract_start', '<=', today)
-        .where((eb) => eb.or([eb('contract_end', 'is', null), eb('contract_end', '>=', today)]))
-        .orderBy('employee_id')
-        .executeTakeFirstOrThrow(),
-    ),
-  );
+  const people = busiest.slice(0, 2).map((department) => department.employeeIds[0]);
   const onCall = await schedules.create(tenant, {
     name: 'Weekend on-call',
     scopeType: 'employees',
-    scope: { employees: [...new Set(people.map((p) => p.employee_id))] },
+    scope: { employees: [...new Set(people)] },
     daysOfWeek: [6, 7],
     dayStartTime: '08:00',
     dayEndTime: '20:00',
@@ -96,7 +75,7 @@ export const seedSchedules: DemoSeeder = async (ctx, demo) => {
   await schedules.create(tenant, {
     name: 'Night shift',
     scopeType: 'department',
-    scope: { departments: [busiest[1].department_id!] },
+    scope: { departments: [busiest[1].departmentId] },
     dayStartTime: '22:00',
     dayEndTime: '24:00',
     slotDurationMinutes: 60,

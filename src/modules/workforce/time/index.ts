@@ -24,7 +24,16 @@ export { seedWorkforceTime } from './time.seed.js';
 
 // What the other workforce sub-domains use.
 export type { AbsenceLedger };
-export { activeContracts, contractsOverlapping, currentMainContractId, findContract, tenantContractsActiveOn } from './contracts/contracts.queries.js';
+export {
+  activeContracts,
+  addToContractBalance,
+  contractsActiveOn,
+  contractsOverlapping,
+  currentMainContractId,
+  findContract,
+  tenantContractsActiveOn,
+  type ContractBalance,
+} from './contracts/contracts.queries.js';
 export { governingContract, workCalendar, type WorkDay } from './required-work-time/work-calendar.js';
 /** Public holidays and the tenant's own (routing's time conditions close on them). */
 export { publicHolidays, tenantHolidays } from './holidays/holiday-calendar.js';

@@ -10,6 +10,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import { ContractsService } from './contracts/contracts.service.js';
 import { HolidaysService } from './holidays/holidays.service.js';
 import { todayIn, yearOf, addDays, isoWeekday, type CalendarDay } from '../shared/index.js';
+import { demoOrganisationOf } from '../organisation/index.js';
 import { WorkShiftAssignmentsService } from './work-shifts/work-shift-assignments.service.js';
 import { WorkShiftsService } from './work-shifts/work-shifts.service.js';
 
@@ -206,11 +207,7 @@ function secondFridayOfSeptember(year: number): CalendarDay {
 }
 
 async function lookUp(ctx: AppContext, tenant: Tenant) {
-  const [employees, companies, departments] = await Promise.all([
-    ctx.db.selectFrom('employees').select(['id', 'ext_id']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
-    ctx.db.selectFrom('companies').select(['id', 'name', 'legal_holidays']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
-    ctx.db.selectFrom('departments').select(['id', 'name', 'company_id']).where('pbx_id', '=', tenant.pbxId).where('deleted_at', 'is', null).execute(),
-  ]);
+  const { employees, companies, departments } = await demoOrganisationOf(ctx.db, tenant);
   const missing = (what: string) =>
     new Error(`seedWorkforceTime: the tenant has no ${what}; the workforce organisation seed (companies, departments, employees) must run first`);
   return {

@@ -4,6 +4,7 @@ import type { DialectName } from '../../../../db/database.js';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CalendarDay } from '../../shared/index.js';
+import { employeeExtIdOf, linkedEmployeeId } from '../../organisation/index.js';
 import { whereVisibleTo } from './absence-request.policy.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../absences.tables.js';
 import type { Executor } from '../../../../db/database.js';
@@ -32,6 +33,9 @@ export interface AbsenceFilters {
 
 const SORT_COLUMNS: Record<string, string> = { start: 'start_day', created: 'created_at' };
 
+/** The employee's external id, which every answer shows beside the row. */
+const EXT_ID = employeeExtIdOf('absence_requests.employee_id');
+
 function validatorEntries(db: Executor) {
   return db.selectFrom('absence_request_validators').select('absence_request_validators.absence_request_id');
 }
@@ -45,10 +49,7 @@ interface AbsenceScope extends Omit<AbsenceFilters, 'awaiting'> {
 }
 
 function absencesOf(db: Executor, scope: AbsenceScope) {
-  let query = db
-    .selectFrom('absence_requests')
-    .innerJoin('employees', 'employees.id', 'absence_requests.employee_id')
-    .where('absence_requests.pbx_id', '=', scope.pbxId);
+  let query = db.selectFrom('absence_requests').where('absence_requests.pbx_id', '=', scope.pbxId);
   const { employeeId, statuses, types, from, to, visibleTo, awaitingEmployeeId } = scope;
   if (employeeId) query = query.where('absence_requests.employee_id', '=', employeeId);
   if (statuses?.length) query = query.where('absence_requests.status', 'in', statuses);
@@ -66,7 +67,7 @@ function absencesOf(db: Executor, scope: AbsenceScope) {
 
 const absencePage = pagedQuery({
   scoped: absencesOf,
-  columns: (query) => query.selectAll('absence_requests').select('employees.ext_id'),
+  columns: (query) => query.selectAll('absence_requests').select(EXT_ID),
   qualify: 'absence_requests',
 });
 
@@ -82,11 +83,7 @@ export function listAbsenceRequests(db: Kysely<DB>, tenant: Tenant, filters: Abs
 }
 
 export function findAbsenceRequest(db: Executor, tenant: Tenant, id: string): Promise<AbsenceRow | undefined> {
-  return absencesOf(db, { pbxId: tenant.pbxId })
-    .selectAll('absence_requests')
-    .select('employees.ext_id')
-    .where('absence_requests.id', '=', id)
-    .executeTakeFirst();
+  return absencesOf(db, { pbxId: tenant.pbxId }).selectAll('absence_requests').select(EXT_ID).where('absence_requests.id', '=', id).executeTakeFirst();
 }
 
 /** A ledger row with every validator entry, in order: what the policy and the presenter read. */
@@ -107,7 +104,7 @@ export async function findLoadedAbsence(db: Executor, tenant: Tenant, id: string
     )
     .selectAll('absence_requests')
     .select([
-      'employees.ext_id',
+      EXT_ID,
       'entry.id as entry_id',
       'entry.position as entry_position',
       'entry.employee_id as entry_employee_id',
@@ -157,13 +154,7 @@ export async function callerAndSettings(
   const row =
     userId === null
       ? await base.select(sql<string | null>`null`.as('employee_id')).executeTakeFirst()
-      : await base
-          .leftJoin('users', (join) => join.on('users.id', '=', userId).onRef('users.pbx_id', '=', 'pbxes.id').on('users.deleted_at', 'is', null))
-          .leftJoin('employees', (join) =>
-            join.onRef('employees.id', '=', 'users.employee_id').onRef('employees.pbx_id', '=', 'pbxes.id').on('employees.deleted_at', 'is', null),
-          )
-          .select('employees.id as employee_id')
-          .executeTakeFirst();
+      : await base.select(linkedEmployeeId(db, tenant, userId).as('employee_id')).executeTakeFirst();
   if (!row) throw new Error(`no PBX ${tenant.pbxId}`);
   return { employeeId: row.employee_id, halfDaySplit: row.half_day_split, timezone: row.timezone };
 }
@@ -173,7 +164,7 @@ export function absenceRequestsByIds(db: Executor, tenant: Tenant, ids: string[]
   if (ids.length === 0) return Promise.resolve([]);
   return absencesOf(db, { pbxId: tenant.pbxId })
     .selectAll('absence_requests')
-    .select('employees.ext_id')
+    .select(EXT_ID)
     .where('absence_requests.id', 'in', ids)
     .orderBy('absence_requests.start_day')
     .orderBy('absence_requests.id')

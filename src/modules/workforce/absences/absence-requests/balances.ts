@@ -5,54 +5,42 @@
  * 28800 seconds its row records), time off against overtime its seconds from
  * `compensatory_balance`. Illness and special leave take nothing. A recurring transaction's
  * run adjusts the same balances (applyAdjustment). Updates are relative (`balance = balance -
- * amount`), so concurrent approvals of different requests both count.
+ * amount`, time's addToContractBalance: the contract is time's), so concurrent approvals of
+ * different requests both count.
  */
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { StoredAbsenceType } from '../absences.tables.js';
 import type { AbsenceTableRow } from './absence-requests.queries.js';
-
-type BalanceColumn = 'leave_balance' | 'ho_balance' | 'compensatory_balance';
+import { addToContractBalance, type ContractBalance } from '../../time/index.js';
 
 /** The balance each ledger type keeps on the contract; illness and special leave keep none. */
-const BALANCE_COLUMNS: Partial<Record<StoredAbsenceType, BalanceColumn>> = {
+const BALANCE_COLUMNS: Partial<Record<StoredAbsenceType, ContractBalance>> = {
   absence: 'leave_balance',
   home_office: 'ho_balance',
   overtime_balance: 'compensatory_balance',
 };
 
 /** The balance the row's type keeps, and the row's amount in its unit (days, or seconds for overtime). */
-function balanceOf(row: Pick<AbsenceTableRow, 'type' | 'working_days' | 'total_seconds'>): { column: BalanceColumn; amount: number } | null {
+function balanceOf(row: Pick<AbsenceTableRow, 'type' | 'working_days' | 'total_seconds'>): { column: ContractBalance; amount: number } | null {
   const column = BALANCE_COLUMNS[row.type];
   if (!column) return null;
   return { column, amount: column === 'compensatory_balance' ? row.total_seconds : row.working_days };
-}
-
-/** Adds `delta` (negative: takes) to a tracked balance of the contract; false when it is untracked (null). */
-async function addToBalance(trx: Transaction<DB>, tenant: Tenant, contractId: string, column: BalanceColumn, delta: number): Promise<boolean> {
-  const result = await trx
-    .updateTable('employee_contracts')
-    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
-    .where('id', '=', contractId)
-    .where('pbx_id', '=', tenant.pbxId)
-    .where(column, 'is not', null)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Debits the row's balance on its contract; answers what was taken (null: nothing, e.g. an untracked home-office balance). */
 export async function debitBalance(trx: Transaction<DB>, tenant: Tenant, row: AbsenceTableRow): Promise<number | null> {
   const balance = balanceOf(row);
   if (!balance || !row.contract_id || balance.amount === 0) return null;
-  return (await addToBalance(trx, tenant, row.contract_id, balance.column, -balance.amount)) ? balance.amount : null;
+  return (await addToContractBalance(trx, tenant, row.contract_id, balance.column, -balance.amount)) ? balance.amount : null;
 }
 
 /** Gives back what the row's approval took. */
 export async function creditBalance(trx: Transaction<DB>, tenant: Tenant, row: AbsenceTableRow): Promise<void> {
   const balance = balanceOf(row);
   if (!balance || !row.contract_id || row.balance_debited === null) return;
-  await addToBalance(trx, tenant, row.contract_id, balance.column, row.balance_debited);
+  await addToContractBalance(trx, tenant, row.contract_id, balance.column, row.balance_debited);
 }
 
 /**
@@ -67,5 +55,5 @@ export async function applyAdjustment(
 ): Promise<boolean> {
   const balance = balanceOf(row);
   if (!balance || !row.contract_id || !row.adjustment) return false;
-  return addToBalance(trx, tenant, row.contract_id, balance.column, row.adjustment === 'debit' ? -balance.amount : balance.amount);
+  return addToContractBalance(trx, tenant, row.contract_id, balance.column, row.adjustment === 'debit' ? -balance.amount : balance.amount);
 }

@@ -10,7 +10,7 @@ import type { DB } from '../../../../db/schema.js';
 import type { DialectName } from '../../../../db/database.js';
 import type { Principal } from '../../../../platform/auth/principal.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { type CalendarDay } from '../../shared/index.js';
+import type { CalendarDay } from '../../shared/index.js';
 import { lockEmployee } from '../../organisation/index.js';
 import type { WorkDay } from '../../time/index.js';
 import type { AbsenceRequestTable, StoredAbsenceType } from '../absences.tables.js';

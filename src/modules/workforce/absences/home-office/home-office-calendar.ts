@@ -10,9 +10,9 @@ import type { DB } from '../../../../db/schema.js';
 import type { Principal } from '../../../../platform/auth/principal.js';
 import { Forbidden, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { fullName, callerEmployee, findSettings } from '../../organisation/index.js';
-import { type CalendarDay } from '../../shared/index.js';
-import { activeContracts } from '../../time/index.js';
+import { callerEmployee, findSettings, fullName, liveEmployeeNames } from '../../organisation/index.js';
+import type { CalendarDay } from '../../shared/index.js';
+import { activeContracts, contractsActiveOn } from '../../time/index.js';
 import { workingDayDetails } from '../absence-requests/absence-amounts.js';
 import { LIVE_STATUSES } from '../absence-requests/absence-requests.queries.js';
 import { halfDayTimes, periodOf, requestedTimeOf } from '../absence-requests/absence-view.js';
@@ -31,26 +31,18 @@ async function activeCompanyIds(db: Kysely<DB>, tenant: Tenant, employeeId: stri
 }
 
 function entriesOf(db: Kysely<DB>, tenant: Tenant, companyIds: string[], today: CalendarDay, filters: CalendarFilters) {
+  // The names and the active contracts are the organisation's and time's queries, joined here.
   let query = db
     .selectFrom('absence_requests as r')
-    .innerJoin('employees as e', 'e.id', 'r.employee_id')
-    .innerJoin('employee_contracts as c', (join) =>
-      join
-        .onRef('c.employee_id', '=', 'r.employee_id')
-        .on('c.pbx_id', '=', tenant.pbxId)
-        .on('c.deleted_at', 'is', null)
-        .on('c.contract_start', '<=', today)
-        .on((eb) => eb.or([eb('c.contract_end', 'is', null), eb('c.contract_end', '>=', today)]))
-        .on('c.company_id', 'in', companyIds),
-    )
+    .innerJoin(liveEmployeeNames(db, tenant).as('e'), 'e.id', 'r.employee_id')
+    .innerJoin(contractsActiveOn(db, tenant, today).as('c'), (join) => join.onRef('c.employee_id', '=', 'r.employee_id').on('c.company_id', 'in', companyIds))
     .selectAll('r')
     .select(['e.first_name', 'e.last_name', 'c.department_id', 'c.main_company'])
     .where('r.pbx_id', '=', tenant.pbxId)
     .where('r.type', '=', 'home_office')
     .where('r.sub_type', 'is', null)
     .where('r.adjustment', 'is', null)
-    .where('r.status', 'in', LIVE_STATUSES)
-    .where('e.deleted_at', 'is', null);
+    .where('r.status', 'in', LIVE_STATUSES);
   // Home-office rows are single days (one per date asked), so the start alone bounds the index range.
   if (filters.from) query = query.where('r.start_day', '>=', filters.from).where('r.end_day', '>=', filters.from);
   if (filters.to) query = query.where('r.start_day', '<=', filters.to);

@@ -168,3 +168,41 @@ export async function liveEmployeeIds(db: Executor, tenant: Tenant, ids: readonl
     .execute();
   return new Set(rows.map((row) => row.id));
 }
+
+/*
+ * What the other workforce sub-domains read of an employee within their own statements (one round
+ * trip each, as before they moved out): the query is built here, so the table stays the
+ * organisation's.
+ */
+
+/**
+ * The external id of the employee that `employeeIdColumn` of the enclosing statement names (e.g.
+ * `'absence_requests.employee_id'`), selected as `ext_id`: every ledger row and contract shows it.
+ */
+export function employeeExtIdOf(employeeIdColumn: string) {
+  return sql<string | null>`(select employees.ext_id from employees where employees.id = ${sql.ref(employeeIdColumn)})`.as('ext_id');
+}
+
+/** The tenant's live employees with their names, for another sub-domain to join (aliased) in its statement. */
+export function liveEmployeeNames(db: Executor, tenant: Tenant) {
+  return db
+    .selectFrom('employees')
+    .select(['employees.id', 'employees.first_name', 'employees.last_name'])
+    .where('employees.pbx_id', '=', tenant.pbxId)
+    .where('employees.deleted_at', 'is', null);
+}
+
+/** The names of the tenant's employees among `ids`, deleted ones included (a schedule shows whom it booked). */
+export async function employeeNamesByIds(
+  db: Executor,
+  tenant: Tenant,
+  ids: readonly string[],
+): Promise<Array<{ id: string; first_name: string; last_name: string }>> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('employees')
+    .select(['id', 'first_name', 'last_name'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
+}

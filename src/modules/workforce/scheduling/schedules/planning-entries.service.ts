@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { fullName, nameOrderOf, lockEmployee, tenantToday } from '../../organisation/index.js';
+import { fullName, nameOrderOf, lockEmployee, tenantToday, employeeNamesByIds } from '../../organisation/index.js';
 import { planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
 import { addDays, isoWeekday } from '../../shared/index.js';
 import { checkBooking, slotsOf, windowOf } from './schedule-rules.js';
@@ -47,12 +47,11 @@ export class PlanningEntriesService {
         tenant,
         rows.flatMap((r) => [r.status_id, r.sub_status_id]),
       ),
-      db
-        .selectFrom('employees')
-        .select(['id', 'first_name', 'last_name'])
-        .where('pbx_id', '=', tenant.pbxId)
-        .where('id', 'in', [...new Set(rows.map((r) => r.employee_id))])
-        .execute(),
+      employeeNamesByIds(
+        db,
+        tenant,
+        rows.map((r) => r.employee_id),
+      ),
     ]);
     const personById = new Map(people.map((p) => [p.id, p]));
     const ref = (id: string | null) => {

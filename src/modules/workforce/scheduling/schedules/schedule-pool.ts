@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import { tenantContractsActiveOn } from '../../time/index.js';
-import { departmentsByIds, fullName, nameSortColumns, type NameOrder } from '../../organisation/index.js';
+import { departmentsByIds, fullName, nameSortColumns, type NameOrder, employeeNamesByIds } from '../../organisation/index.js';
 import type { ScopeType } from '../scheduling.tables.js';
 import type { CalendarDay } from '../../shared/index.js';
 import type { AssignableEmployeeView } from './schedules.schemas.js';
@@ -53,9 +53,7 @@ export async function resolvePools(
     return new Set(contracts.filter((contract) => matches(contract, selection, selected)).map((contract) => contract.employee_id));
   });
   const everyone = [...new Set(memberIds.flatMap((ids) => [...ids]))];
-  const people = everyone.length
-    ? await db.selectFrom('employees').select(['id', 'first_name', 'last_name']).where('pbx_id', '=', tenant.pbxId).where('id', 'in', everyone).execute()
-    : [];
+  const people = await employeeNamesByIds(db, tenant, everyone);
   const [first, second] = nameSortColumns(order);
   people.sort((a, b) => a[first].localeCompare(b[first]) || a[second].localeCompare(b[second]) || a.id.localeCompare(b.id));
   const selectedDepartments = selections.flatMap((selection) => (selection.scopeType === 'department' ? selection.targetIds : []));

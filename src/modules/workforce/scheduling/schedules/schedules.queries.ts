@@ -69,19 +69,6 @@ export async function replaceScopeItems(db: Executor, scheduleId: string, target
       .execute();
 }
 
-/** Ids among `ids` that are live rows of the tenant in `table`. */
-export async function liveIdsIn(db: Executor, tenant: Tenant, table: 'companies' | 'departments' | 'employees', ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const rows = await db
-    .selectFrom(table)
-    .select('id')
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
-    .where('id', 'in', [...ids])
-    .execute();
-  return new Set(rows.map((row) => row.id));
-}
-
 export function entriesOfSchedule(db: Executor, tenant: Tenant, scheduleId: string, from: string, to: string): Promise<PlanningEntryRow[]> {
   return db
     .selectFrom('planning_entries')

@@ -3,7 +3,7 @@ import type { PageRequest, SortTerm } from '../../../../db/paging.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { companiesByIds, departmentsByIds, fullName, nameOrderOf, tenantToday } from '../../organisation/index.js';
+import { companiesByIds, departmentsByIds, employeeNamesByIds, fullName, liveIdsIn, nameOrderOf, tenantToday } from '../../organisation/index.js';
 import { findPlanningStatus, planningStatusesByIds, type PlanningStatusRow } from '../planning-statuses/planning-statuses.queries.js';
 import type { ScopeType } from '../scheduling.tables.js';
 import { resolvePools } from './schedule-pool.js';
@@ -12,7 +12,6 @@ import {
   findSchedule,
   insertSchedule,
   listSchedules,
-  liveIdsIn,
   replaceScopeItems,
   scopeItems,
   updateSchedule,
@@ -76,14 +75,7 @@ export class SchedulesService {
       ),
       companiesByIds(db, tenant, targets('company')),
       departmentsByIds(db, tenant, targets('department')),
-      targets('employees').length
-        ? db
-            .selectFrom('employees')
-            .select(['id', 'first_name', 'last_name'])
-            .where('pbx_id', '=', tenant.pbxId)
-            .where('id', 'in', targets('employees'))
-            .execute()
-        : Promise.resolve([]),
+      employeeNamesByIds(db, tenant, targets('employees')),
       planningStatusesByIds(
         db,
         tenant,

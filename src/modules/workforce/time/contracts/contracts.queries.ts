@@ -4,6 +4,7 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/pagi
 import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CalendarDay } from '../../shared/index.js';
+import { employeeExtIdOf, liveEmployeeNames } from '../../organisation/index.js';
 import type { EmployeeContractTable } from '../time.tables.js';
 import type { Executor } from '../../../../db/database.js';
 
@@ -64,18 +65,34 @@ export function activeContracts(db: Executor, tenant: Tenant, employeeId: string
   return contractsOf(db, { pbxId: tenant.pbxId, employeeId, active: true, today }).selectAll().execute();
 }
 
+/**
+ * The tenant's live contracts active on `today`, as a query another workforce sub-domain joins
+ * (aliased) in its own statement (the home-office calendar): the table stays time's.
+ */
+export function contractsActiveOn(db: Executor, tenant: Tenant, today: CalendarDay) {
+  return db
+    .selectFrom('employee_contracts')
+    .select([
+      'employee_contracts.id',
+      'employee_contracts.employee_id',
+      'employee_contracts.company_id',
+      'employee_contracts.department_id',
+      'employee_contracts.main_company',
+      'employee_contracts.contract_start',
+      'employee_contracts.created_at',
+    ])
+    .where('employee_contracts.pbx_id', '=', tenant.pbxId)
+    .where('employee_contracts.deleted_at', 'is', null)
+    .where('employee_contracts.contract_start', '<=', today)
+    .where((eb) => eb.or([eb('employee_contracts.contract_end', 'is', null), eb('employee_contracts.contract_end', '>=', today)]));
+}
+
 /** Every live contract of a live employee of the tenant active on `today` (schedule pools). */
 export function tenantContractsActiveOn(db: Executor, tenant: Tenant, today: CalendarDay) {
   return db
-    .selectFrom('employee_contracts as c')
-    .innerJoin('employees as e', 'e.id', 'c.employee_id')
+    .selectFrom(contractsActiveOn(db, tenant, today).as('c'))
+    .innerJoin(liveEmployeeNames(db, tenant).as('e'), 'e.id', 'c.employee_id')
     .select(['c.id', 'c.employee_id', 'c.company_id', 'c.department_id', 'c.contract_start', 'c.created_at'])
-    .where('c.pbx_id', '=', tenant.pbxId)
-    .where('e.pbx_id', '=', tenant.pbxId)
-    .where('c.deleted_at', 'is', null)
-    .where('e.deleted_at', 'is', null)
-    .where('c.contract_start', '<=', today)
-    .where((eb) => eb.or([eb('c.contract_end', 'is', null), eb('c.contract_end', '>=', today)]))
     .execute();
 }
 
@@ -98,9 +115,8 @@ export function findContract(db: Executor, tenant: Tenant, id: string, trashed: 
   return trashedScope(
     db
       .selectFrom('employee_contracts')
-      .innerJoin('employees', 'employees.id', 'employee_contracts.employee_id')
       .selectAll('employee_contracts')
-      .select('employees.ext_id')
+      .select(employeeExtIdOf('employee_contracts.employee_id'))
       .where('employee_contracts.id', '=', id)
       .where('employee_contracts.pbx_id', '=', tenant.pbxId),
     trashed,
@@ -155,4 +171,23 @@ export async function hasOtherLiveMain(db: Executor, tenant: Tenant, employeeId:
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   return !!row;
+}
+
+/** A balance the contract keeps: paid-leave days, home-office days, compensatory seconds. */
+export type ContractBalance = 'leave_balance' | 'ho_balance' | 'compensatory_balance';
+
+/**
+ * Adds `delta` (negative: takes) to a tracked balance of the contract, relatively (`balance =
+ * balance + delta`, so concurrent changes both count); false when it is untracked (null). The
+ * absences' approvals, removals and recurring runs change the balances through it.
+ */
+export async function addToContractBalance(trx: Executor, tenant: Tenant, contractId: string, column: ContractBalance, delta: number): Promise<boolean> {
+  const result = await trx
+    .updateTable('employee_contracts')
+    .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
+    .where('id', '=', contractId)
+    .where('pbx_id', '=', tenant.pbxId)
+    .where(column, 'is not', null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }

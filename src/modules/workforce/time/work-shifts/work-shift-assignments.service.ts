@@ -8,7 +8,7 @@ import type { Principal } from '../../../../platform/auth/principal.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { type CalendarDay } from '../../shared/index.js';
+import type { CalendarDay } from '../../shared/index.js';
 import { employeeForRead, employeeForWrite, lockEmployee, managesEmployees } from '../../organisation/index.js';
 import {
   assignmentsOverlapping,
