@@ -2,7 +2,9 @@
  * The layers of src/ and the rules between them (docs/architecture.md draws them):
  *
  *   entry (app, server, cli, runtime, demo-seed, bench)
- *     -> modules/<domain>   (other domains only through their index.ts)
+ *     -> modules/<domain>   (other domains only through their index.ts; the workforce's
+ *                            sub-domains, each other likewise, and no circle between them:
+ *                            test/foundation/workforce-sub-domains.test.ts)
  *       -> http             (shared HTTP conventions)
  *         -> platform       (auth, tenancy, jobs, webhooks, mail, caches, errors)
  *           -> db           (database, migrations, paging, column types)
@@ -72,6 +74,27 @@ module.exports = {
       comment: "Another domain's internals are reached only through what its index.ts exports.",
       from: { path: '^src/modules/([^/]+)/', pathNot: TEST },
       to: { path: '^src/modules/([^/]+)/.+', pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'workforce-sub-domains-through-their-index',
+      severity: 'error',
+      comment: "A workforce sub-domain reaches another's internals only through what its index.ts exports, as domains do.",
+      from: { path: '^src/modules/workforce/([^/]+)/', pathNot: TEST },
+      to: { path: '^src/modules/workforce/([^/]+)/.+', pathNot: ['^src/modules/workforce/$1/', '^src/modules/workforce/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'workforce-root-composes-sub-domains',
+      severity: 'error',
+      comment: 'workforce/index.ts uses each sub-domain through its index.ts, as other domains use the workforce.',
+      from: { path: '^src/modules/workforce/[^/]+\\.ts$', pathNot: TEST },
+      to: { path: '^src/modules/workforce/[^/]+/.+', pathNot: '^src/modules/workforce/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'workforce-sub-domains-below-the-root',
+      severity: 'error',
+      comment: 'workforce/index.ts composes the sub-domains; none imports it (that would tie them all into one).',
+      from: { path: '^src/modules/workforce/[^/]+/', pathNot: TEST },
+      to: { path: '^src/modules/workforce/[^/]+\\.ts$' },
     },
     {
       name: 'outside-domains-through-their-index',
