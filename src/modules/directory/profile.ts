@@ -2,14 +2,16 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../../db/schema.js';
 import type { Tenant } from '../../platform/tenancy.js';
 import type { UserRow } from './shared/access.js';
-import { callerIdentitiesOfUsers, presentCallerIdentity } from './caller-identities/caller-identities.service.js';
+import { callerIdentitiesOfUsers } from './caller-identities/caller-identities.service.js';
+import { presentCallerIdentity } from './caller-identities/caller-identities.presenter.js';
 import { extensionsOfUsers } from './extensions/extensions.queries.js';
-import { presentExtension } from './extensions/extensions.service.js';
+import { presentExtension } from './extensions/extensions.presenter.js';
 import { sipDevicesOfUsers } from './sip-devices/sip-devices.queries.js';
-import { presentSipDevice } from './sip-devices/sip-devices.service.js';
+import { presentSipDevice } from './sip-devices/sip-devices.presenter.js';
 import { twinningsOfUsers } from './twinnings/twinnings.queries.js';
-import { presentTwinning } from './twinnings/twinnings.service.js';
-import { groupsOfUsers, presentUserGroup } from './user-groups/user-groups.service.js';
+import { presentTwinning } from './twinnings/twinnings.presenter.js';
+import { groupsOfUsers } from './user-groups/user-groups.service.js';
+import { presentUserGroup } from './user-groups/user-groups.presenter.js';
 import { webrtcSummary } from './webrtc/webrtc.service.js';
 
 /** The directory arrays of the `/me` profile, each in its module's presentation. */

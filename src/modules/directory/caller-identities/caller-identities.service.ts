@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable, Updateable } from 'kysely';
+import type { Kysely, Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../../db/schema.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
@@ -8,14 +8,14 @@ import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag, toFlag } from '../shared/access.js';
+import { targetUser, toFlag } from '../shared/access.js';
 import { withNextVoipId } from '../shared/db-helpers.js';
 import { requireE164 } from '../shared/e164.js';
 import { assertTenantUser } from '../shared/user-summary.js';
 import type { CallerIdentityTable } from '../directory.tables.js';
 import { findPhoneNumber } from '../phone-numbers/phone-numbers.queries.js';
 import { pbxCountry } from '../phone-numbers/phone-numbers.service.js';
-import type { CallerIdentity, CreateCallerIdentityBody, UpdateCallerIdentityBody } from './caller-identities.schemas.js';
+import type { CreateCallerIdentityBody, UpdateCallerIdentityBody } from './caller-identities.schemas.js';
 import {
   findCallerIdentity,
   identitiesAvailableToUsers,
@@ -23,27 +23,12 @@ import {
   listCallerIdentities,
   updateCallerIdentity,
   type CallerIdentityFilters,
+  type CallerIdentityRow,
 } from './caller-identities.queries.js';
 
-export type CallerIdentityRow = Selectable<CallerIdentityTable>;
-const NOT_FOUND = 'Caller identity not found.';
+export type { CallerIdentityRow } from './caller-identities.queries.js';
 
-export function presentCallerIdentity(row: CallerIdentityRow): Static<typeof CallerIdentity> {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    voip_id: row.voip_id,
-    user_id: row.user_id,
-    phone_number_id: row.phone_number_id,
-    name: row.name,
-    external_caller_number: row.external_caller_number,
-    external_caller_extension: row.external_caller_extension,
-    is_default: flag(row.is_default),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
+const NOT_FOUND = 'Caller identity not found.';
 
 /** For each user, the identities it may present (its own and the PBX-wide ones). */
 export async function callerIdentitiesOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]): Promise<Map<string, CallerIdentityRow[]>> {
@@ -55,8 +40,17 @@ export async function callerIdentitiesOfUsers(db: Kysely<DB>, tenant: Tenant, us
 export class CallerIdentitiesService {
   constructor(private readonly ctx: AppContext) {}
 
-  list(tenant: Tenant, filters: CallerIdentityFilters, sort: SortTerm[], page: PageRequest) {
-    return listCallerIdentities(this.ctx.db, tenant, filters, sort, page);
+  /** A user who is not an administrator sees the identities it may present, and never deleted ones. */
+  list(tenant: Tenant, principal: Principal, filters: Omit<CallerIdentityFilters, 'availableTo'>, sort: SortTerm[], page: PageRequest) {
+    const restricted = principal.kind === 'user' && principal.role !== 'admin';
+    const scoped: CallerIdentityFilters = restricted ? { ...filters, availableTo: principal.userId, trashed: undefined } : filters;
+    return listCallerIdentities(this.ctx.db, tenant, scoped, sort, page);
+  }
+
+  /** The identities one user may present: the user itself, or an administrator or the PBX for any user of the PBX. */
+  async ofUser(tenant: Tenant, principal: Principal, userId: string): Promise<CallerIdentityRow[]> {
+    const user = await targetUser(this.ctx.db, tenant, principal, userId);
+    return (await callerIdentitiesOfUsers(this.ctx.db, tenant, [user.id])).get(user.id) ?? [];
   }
 
   async get(tenant: Tenant, id: string): Promise<CallerIdentityRow> {

@@ -4,8 +4,8 @@ import { resourceRoutes } from '../../../http/resource-routes.js';
 import { USER_SETTINGS_TAGS } from '../shared/tags.js';
 import { DND_DOCS } from './dnd.docs.js';
 import { UserParams } from '../users/users.schemas.js';
-import type { DndRow } from './dnd.queries.js';
-import { DndService, presentDnd } from './dnd.service.js';
+import { presentDnd } from './dnd.presenter.js';
+import { DndService, type DndRow } from './dnd.service.js';
 import { BulkDndBody, BulkDndResponse, CreateDndBody, DndListQuery, DndParams, DndRule, ReplaceDndBody } from './dnd.schemas.js';
 
 const AUTH = { user: true, pbx: true } as const;

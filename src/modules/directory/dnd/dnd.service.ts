@@ -4,12 +4,14 @@ import { NotFound, ValidationFailed, type FieldErrors } from '../../../platform/
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { assertPermission, flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { assertPermission, targetUser, toFlag, type UserRow } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { findCallerIdentity } from '../caller-identities/caller-identities.queries.js';
 import { findExtension } from '../extensions/extensions.queries.js';
-import type { BulkDndBody, CreateDndBody, DndRule, ReplaceDndBody } from './dnd.schemas.js';
+import type { BulkDndBody, CreateDndBody, ReplaceDndBody } from './dnd.schemas.js';
 import { deleteDnd, findDnd, findDndByKey, insertDnd, listDnds, updateDnd, type DndRow } from './dnd.queries.js';
+
+export type { DndRow } from './dnd.queries.js';
 
 const NOT_FOUND = 'DND rule not found.';
 const DUPLICATE = [{ match: 'rule_key', field: 'type', message: 'A DND rule for this target already exists.' }];
@@ -19,17 +21,6 @@ interface Rule {
   caller_identity_id: string | null;
   extension_id: string | null;
   status: boolean;
-}
-
-export function presentDnd(row: DndRow): Static<typeof DndRule> {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    type: row.type,
-    caller_identity_id: row.caller_identity_voip_id ?? null,
-    extension_id: row.extension_voip_id ?? null,
-    status: flag(row.status),
-  };
 }
 
 const ruleKey = (rule: Rule) => `${rule.type}:${rule.caller_identity_id ?? ''}:${rule.extension_id ?? ''}`;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -8,17 +7,19 @@ import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag, toFlag } from '../shared/access.js';
+import { targetUser, toFlag } from '../shared/access.js';
 import { lockReferences, refuseWhileUsed } from '../../../platform/references.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { withNextVoipId } from '../shared/db-helpers.js';
 import { assertTenantUser, userSummaries } from '../shared/user-summary.js';
 import { sipDevicesOfExtensions } from '../sip-devices/sip-devices.queries.js';
-import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
-import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
-import type { ExtensionTable } from '../directory.tables.js';
+import { presentSipDevice } from '../sip-devices/sip-devices.presenter.js';
+import { groupsOfUsers } from '../user-groups/user-groups.service.js';
+import { presentUserGroup } from '../user-groups/user-groups.presenter.js';
+import { presentExtension } from './extensions.presenter.js';
 import type { CreateExtensionBody, Extension, UpdateExtensionBody } from './extensions.schemas.js';
 import {
+  extensionsOfUsers,
   favoriteExtensionIds,
   findExtension,
   insertExtension,
@@ -26,28 +27,15 @@ import {
   setFavorite,
   updateExtension,
   type ExtensionFilters,
+  type ExtensionRow,
 } from './extensions.queries.js';
 
-export type ExtensionRow = Selectable<ExtensionTable>;
+export type { ExtensionRow } from './extensions.queries.js';
+
 type ExtensionView = Static<typeof Extension>;
 
 const NOT_FOUND = 'Extension not found.';
 const NUMBER_TAKEN = [{ match: 'number', field: 'number', message: 'The number has already been taken in this PBX.' }];
-
-export function presentExtension(row: ExtensionRow): ExtensionView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    voip_id: row.voip_id,
-    number: row.number,
-    name: row.name,
-    user_id: row.user_id,
-    voicemail_enabled: flag(row.voicemail_enabled),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /** Extensions of a PBX: numbers unique per PBX, optionally owned by a user, favourites per user. */
 export class ExtensionsService {
@@ -82,6 +70,12 @@ export class ExtensionsService {
         ...(devices ? { sipDevice: device ? presentSipDevice(device) : null } : {}),
       };
     });
+  }
+
+  /** The live extensions of one user by number: the user itself, or an administrator or the PBX for any user of the PBX. */
+  async ofUser(tenant: Tenant, principal: Principal, userId: string): Promise<ExtensionRow[]> {
+    const user = await targetUser(this.ctx.db, tenant, principal, userId);
+    return extensionsOfUsers(this.ctx.db, tenant, [user.id]);
   }
 
   list(tenant: Tenant, filters: ExtensionFilters, sort: SortTerm[], page: PageRequest) {

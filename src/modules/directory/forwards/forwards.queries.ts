@@ -1,7 +1,9 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ForwardTable } from '../directory.tables.js';
+
+export type ForwardRow = Selectable<ForwardTable>;
 
 function forwardsOf(db: Kysely<DB>, tenant: Tenant, userId: string) {
   return db.selectFrom('forwards').where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId);

@@ -1,36 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { assertPermission, flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { assertPermission, targetUser, toFlag, type UserRow } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { requireE164 } from '../shared/e164.js';
-import type { ForwardTable } from '../directory.tables.js';
 import { findExtensionByNumber } from '../extensions/extensions.queries.js';
 import { pbxCountry } from '../phone-numbers/phone-numbers.service.js';
-import type { CreateForwardBody, Forward, UpdateForwardBody } from './forwards.schemas.js';
-import { deleteForward, findForward, insertForward, listForwards, updateForward } from './forwards.queries.js';
+import type { CreateForwardBody, UpdateForwardBody } from './forwards.schemas.js';
+import { deleteForward, findForward, insertForward, listForwards, updateForward, type ForwardRow } from './forwards.queries.js';
 
-export type ForwardRow = Selectable<ForwardTable>;
+export type { ForwardRow } from './forwards.queries.js';
+
 const NOT_FOUND = 'Forward not found.';
 const DUPLICATE = [{ match: 'type', field: 'type', message: 'A forward of this type already exists for this user.' }];
-
-export function presentForward(row: ForwardRow): Static<typeof Forward> {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    type: row.type,
-    destination_type: row.destination_type,
-    destination: row.destination,
-    delay: row.delay,
-    enabled: flag(row.enabled),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** Call forwards of a user: one per condition, to a number, an extension of the PBX or voicemail. */
 export class ForwardsService {

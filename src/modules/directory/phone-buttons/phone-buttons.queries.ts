@@ -1,7 +1,9 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PhoneButtonTable } from '../directory.tables.js';
+
+export type PhoneButtonRow = Selectable<PhoneButtonTable>;
 
 function buttonsOf(db: Kysely<DB>, tenant: Tenant, userId: string) {
   return db.selectFrom('phone_buttons').where('pbx_id', '=', tenant.pbxId).where('user_id', '=', userId);

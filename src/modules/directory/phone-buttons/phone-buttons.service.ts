@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Principal } from '../../../platform/auth/principal.js';
@@ -7,37 +6,17 @@ import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { targetUser, type UserRow } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
-import type { PhoneButtonTable } from '../directory.tables.js';
 import { findExtensionByNumber } from '../extensions/extensions.queries.js';
 import { buttonCount } from '../sip-devices/phone-models.js';
 import { findSipDevice, sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
 import type { SipDeviceRow } from '../sip-devices/sip-devices.service.js';
-import {
-  BUTTON_TYPES_WITH_VALUE,
-  type CreatePhoneButtonBody,
-  type PhoneButton,
-  type PhoneButtonPreview,
-  type UpdatePhoneButtonBody,
-} from './phone-buttons.schemas.js';
-import { deleteButton, findButton, insertButton, listButtons, updateButton } from './phone-buttons.queries.js';
+import { BUTTON_TYPES_WITH_VALUE, type CreatePhoneButtonBody, type PhoneButtonPreview, type UpdatePhoneButtonBody } from './phone-buttons.schemas.js';
+import { deleteButton, findButton, insertButton, listButtons, updateButton, type PhoneButtonRow } from './phone-buttons.queries.js';
 
-export type PhoneButtonRow = Selectable<PhoneButtonTable>;
+export type { PhoneButtonRow } from './phone-buttons.queries.js';
+
 const NOT_FOUND = 'Phone button not found.';
 const POSITION_TAKEN = [{ match: 'position', field: 'position', message: 'This position is already programmed on the device.' }];
-
-export function presentPhoneButton(row: PhoneButtonRow): Static<typeof PhoneButton> {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    sip_device_id: row.sip_device_id,
-    position: row.position,
-    type: row.type as Static<typeof PhoneButton>['type'],
-    value: row.value,
-    label: row.label,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** Programmable keys of a user's desk phones, limited by what the phone model has. */
 export class PhoneButtonsService {

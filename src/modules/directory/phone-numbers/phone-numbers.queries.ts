@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -7,6 +7,8 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { trashedScope } from '../../../db/soft-delete.js';
+
+export type PhoneNumberRow = Selectable<PhoneNumberTable>;
 
 export interface PhoneNumberFilters {
   search?: string;

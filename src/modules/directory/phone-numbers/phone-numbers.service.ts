@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -14,29 +14,22 @@ import { assertTenantUser } from '../shared/user-summary.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
 import { findExtension } from '../extensions/extensions.queries.js';
 import { findPbx } from '../../../platform/tenancy.js';
-import type { CreatePhoneNumberBody, DESTINATION_TYPES, PhoneNumber, UpdatePhoneNumberBody } from './phone-numbers.schemas.js';
-import { findPhoneNumber, insertPhoneNumber, listPhoneNumbers, updatePhoneNumber, type PhoneNumberFilters } from './phone-numbers.queries.js';
+import type { CreatePhoneNumberBody, UpdatePhoneNumberBody } from './phone-numbers.schemas.js';
+import {
+  findPhoneNumber,
+  insertPhoneNumber,
+  listPhoneNumbers,
+  updatePhoneNumber,
+  type PhoneNumberFilters,
+  type PhoneNumberRow,
+} from './phone-numbers.queries.js';
 
-export type PhoneNumberRow = Selectable<PhoneNumberTable>;
+export type { PhoneNumberRow } from './phone-numbers.queries.js';
+
 /** Routing's resources a number can point at (routing sits above the directory: checked by table). */
 const ROUTED_TABLES: Record<string, string> = { call_flow: 'call_flows', ivr: 'ivrs', queue: 'queues' };
 const NOT_FOUND = 'Phone number not found.';
 const TAKEN = [{ match: 'number', field: 'number', message: 'The number has already been taken.' }];
-
-export function presentPhoneNumber(row: PhoneNumberRow): Static<typeof PhoneNumber> {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    voip_id: row.voip_id,
-    number: row.number,
-    label: row.label,
-    destination_type: row.destination_type as (typeof DESTINATION_TYPES)[number],
-    destination_id: row.destination_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /** The country whose numbering plan reads the PBX's numbers written without a country code. */
 export async function pbxCountry(ctx: AppContext, tenant: Tenant): Promise<string> {

@@ -1,10 +1,12 @@
-import type { Insertable, Kysely } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PushDeviceTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
+
+export type PushDeviceRow = Selectable<PushDeviceTable>;
 
 export interface DeviceFilters {
   type?: string;

@@ -1,33 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag } from '../shared/access.js';
-import type { PushDeviceTable } from '../directory.tables.js';
 import { findTwinning } from '../twinnings/twinnings.queries.js';
-import type { PushDevice, RegisterDeviceBody } from './push-devices.schemas.js';
-import { deleteDevice, findDevice, findDeviceByToken, listDevices, setDeviceActive, upsertDevice, type DeviceFilters } from './push-devices.queries.js';
+import type { RegisterDeviceBody } from './push-devices.schemas.js';
+import {
+  deleteDevice,
+  findDevice,
+  findDeviceByToken,
+  listDevices,
+  setDeviceActive,
+  upsertDevice,
+  type DeviceFilters,
+  type PushDeviceRow,
+} from './push-devices.queries.js';
 
-export type PushDeviceRow = Selectable<PushDeviceTable>;
+export type { PushDeviceRow } from './push-devices.queries.js';
+
 const NOT_FOUND = 'Device not found.';
-
-export function presentPushDevice(row: PushDeviceRow): Static<typeof PushDevice> {
-  return {
-    id: row.id,
-    name: row.name,
-    user_id: row.user_id,
-    twinning_id: row.twinning_id,
-    type: row.type,
-    token: row.token,
-    is_active: flag(row.is_active),
-    last_used_at: row.last_used_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** Push channels of the caller's own app installations. */
 export class PushDevicesService {

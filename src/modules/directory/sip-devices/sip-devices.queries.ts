@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -8,6 +8,8 @@ import type { SipDeviceTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../db/soft-delete.js';
+
+export type SipDeviceRow = Selectable<SipDeviceTable>;
 
 export interface SipDeviceFilters {
   search?: string;

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { Forbidden, NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -7,16 +7,23 @@ import { restore, softDelete } from '../../../platform/soft-delete.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag, toFlag } from '../shared/access.js';
+import { targetUser, toFlag } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { assertTenantUser } from '../shared/user-summary.js';
 import type { SipDeviceTable } from '../directory.tables.js';
 import { findExtension } from '../extensions/extensions.queries.js';
-import type { CODECS, CreateSipDeviceBody, SipDevice, TRANSPORTS, UpdateSipDeviceBody } from './sip-devices.schemas.js';
-import { findSipDevice, insertSipDevice, listSipDevices, updateSipDevice, type SipDeviceFilters } from './sip-devices.queries.js';
+import type { CreateSipDeviceBody, UpdateSipDeviceBody } from './sip-devices.schemas.js';
+import {
+  findSipDevice,
+  insertSipDevice,
+  listSipDevices,
+  sipDevicesOfUsers,
+  updateSipDevice,
+  type SipDeviceFilters,
+  type SipDeviceRow,
+} from './sip-devices.queries.js';
 
-export type SipDeviceRow = Selectable<SipDeviceTable>;
-type SipDeviceView = Static<typeof SipDevice>;
+export type { SipDeviceRow } from './sip-devices.queries.js';
 
 const NOT_FOUND = 'SIP device not found.';
 const DEFAULT_CODECS = ['opus', 'g722', 'pcma'];
@@ -24,28 +31,6 @@ const UNIQUE = [
   { match: 'username', field: 'username', message: 'The username has already been taken.' },
   { match: 'mac_address', field: 'mac_address', message: 'The mac address has already been taken.' },
 ];
-
-export function presentSipDevice(row: SipDeviceRow): SipDeviceView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    user_id: row.user_id,
-    extension_id: row.extension_id,
-    name: row.name,
-    username: row.username,
-    transport: row.transport as (typeof TRANSPORTS)[number],
-    codecs: JSON.parse(row.codecs) as Array<(typeof CODECS)[number]>,
-    mac_address: row.mac_address,
-    model: row.model,
-    enabled: flag(row.enabled),
-    roaming_extension_id: row.roaming_extension_id,
-    roaming_user_id: row.roaming_user_id,
-    roaming_since: row.roaming_since,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /** `80-5e-c0-12-34-56`, `805EC0123456` and `80:5E:C0:12:34:56` are one device. */
 export function normaliseMac(mac: string): string {
@@ -69,6 +54,12 @@ export class SipDevicesService {
     const row = await findSipDevice(this.ctx.db, tenant, id, options);
     if (!row) throw new NotFound(NOT_FOUND);
     return row;
+  }
+
+  /** The live devices of one user: the user itself, or an administrator or the PBX for any user of the PBX. */
+  async ofUser(tenant: Tenant, principal: Principal, userId: string): Promise<SipDeviceRow[]> {
+    const user = await targetUser(this.ctx.db, tenant, principal, userId);
+    return sipDevicesOfUsers(this.ctx.db, tenant, [user.id]);
   }
 
   /** A user reads its own devices; administrators and the PBX read all of the PBX. */

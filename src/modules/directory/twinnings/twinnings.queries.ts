@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import { matchesPattern, searchPattern } from '../../../db/search.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
@@ -6,6 +6,8 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { TwinningTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
+
+export type TwinningRow = Selectable<TwinningTable>;
 
 /** Twinnings have no tenant column: the tenant is reached through the owning user. */
 function tenantUsers(db: Kysely<DB>, pbxId: string) {

@@ -1,42 +1,24 @@
 import { randomUUID } from 'node:crypto';
-import type { Selectable } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../platform/errors.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { assertPermission, flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { assertPermission, targetUser, toFlag, type UserRow } from '../shared/access.js';
 import { toE164 } from '../shared/e164.js';
-import type { TwinningTable } from '../directory.tables.js';
 import { pbxCountry } from '../phone-numbers/phone-numbers.service.js';
-import type { CreateTwinningBody, Twinning, UpdateTwinningBody } from './twinnings.schemas.js';
-import { deleteTwinning, findTwinning, insertTwinning, listTwinnings, updateTwinning, type TwinningFilters } from './twinnings.queries.js';
+import type { CreateTwinningBody, UpdateTwinningBody } from './twinnings.schemas.js';
+import { deleteTwinning, findTwinning, insertTwinning, listTwinnings, updateTwinning, type TwinningFilters, type TwinningRow } from './twinnings.queries.js';
 
-export type TwinningRow = Selectable<TwinningTable>;
+export type { TwinningRow } from './twinnings.queries.js';
+
 type Body = Static<typeof UpdateTwinningBody>;
 type State = Pick<TwinningRow, 'status' | 'phone_number' | 'delay' | 'type' | 'dial_strategy' | 'fmc_enabled' | 'backup_phone_number' | 'sync_source'>;
 
 const NOT_FOUND = 'Twinning not found.';
 /** Provisioning owns these on a provisioned twinning; the API keeps its values. */
 const PROVISION_LOCKED = ['phone_number', 'type', 'dial_strategy'] as const;
-
-export function presentTwinning(row: TwinningRow): Static<typeof Twinning> {
-  return {
-    id: row.id,
-    user_id: row.user_id,
-    status: row.status,
-    phone_number: row.phone_number,
-    delay: row.delay,
-    sync_source: row.sync_source,
-    type: row.type,
-    dial_strategy: row.dial_strategy,
-    fmc_enabled: flag(row.fmc_enabled),
-    backup_phone_number: row.backup_phone_number,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 const label = (field: string) => field.replace(/_/g, ' ');
 

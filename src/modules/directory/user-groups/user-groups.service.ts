@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Static } from '@sinclair/typebox';
 import type { DB } from '../../../db/schema.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
@@ -9,7 +9,6 @@ import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { targetUser } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
-import type { UserGroupTable } from '../directory.tables.js';
 import { findUsersByIds } from '../users/users.queries.js';
 import type { CreateUserGroupBody, UpdateUserGroupBody, UserGroup } from './user-groups.schemas.js';
 import {
@@ -24,15 +23,14 @@ import {
   shiftPositions,
   updateUserGroup,
   type UserGroupFilters,
+  type UserGroupRow,
 } from './user-groups.queries.js';
+import { presentUserGroup } from './user-groups.presenter.js';
 
-export type UserGroupRow = Selectable<UserGroupTable>;
+export type { UserGroupRow } from './user-groups.queries.js';
+
 const NOT_FOUND = 'User group not found.';
 const NAME_TAKEN = [{ match: 'name', field: 'name', message: 'You already have a group with this name.' }];
-
-export function presentUserGroup(row: UserGroupRow, members?: string[]): Static<typeof UserGroup> {
-  return { id: row.id, name: row.name, user_id: row.user_id, position: row.position, ...(members ? { users: members } : {}) };
-}
 
 /** For each user, the groups it owns in order, with their member ids. */
 export async function groupsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: string[]): Promise<Map<string, Array<UserGroupRow & { members: string[] }>>> {
@@ -50,8 +48,10 @@ export async function groupsOfUsers(db: Kysely<DB>, tenant: Tenant, userIds: str
 export class UserGroupsService {
   constructor(private readonly ctx: AppContext) {}
 
-  list(tenant: Tenant, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
-    return listUserGroups(this.ctx.db, tenant, filters, sort, page);
+  /** A user who is not an administrator lists its own groups only, whatever `userId` asks. */
+  list(tenant: Tenant, principal: Principal, filters: UserGroupFilters, sort: SortTerm[], page: PageRequest) {
+    const ownOnly = principal.kind === 'user' && principal.role !== 'admin';
+    return listUserGroups(this.ctx.db, tenant, ownOnly ? { ...filters, userId: principal.userId } : filters, sort, page);
   }
 
   async present(rows: UserGroupRow[], withMembers: boolean): Promise<Array<Static<typeof UserGroup>>> {

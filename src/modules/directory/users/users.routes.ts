@@ -4,6 +4,7 @@ import type { AppContext } from '../../../platform/context.js';
 import { IncludeParam } from '../../../http/include.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
 import type { UserRow } from '../shared/access.js';
+import { USERS_DOCS } from './users.docs.js';
 import { UsersService } from './users.service.js';
 import { CreateUserBody, UpdateUserBody, User, USER_INCLUDES, UserListQuery, UserParams } from './users.schemas.js';
 
@@ -13,6 +14,7 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   const service = new UsersService(ctx);
   const users = resourceRoutes(app, ctx.config.baseUrl, {
     tags: ['Users'],
+    docs: USERS_DOCS,
     schema: User,
     present: (rows: UserRow[], { call, include }) => service.present(call.tenant, rows, include),
   });
@@ -20,11 +22,6 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   users.list('/users', {
     auth: ADMIN,
     operationId: 'listUsers',
-    summary: 'Users of the PBX',
-    description:
-      'Administrators of the PBX and its PBX key. ' +
-      '`search` matches first name, last name and e-mail; `filter[status]` (active, disabled), `filter[role]` (admin, user) and `filter[trashed]` narrow the page; sorted by last then first name unless `sort` says otherwise. ' +
-      '`include`: extensions, sipDevices, twinnings, groups, callerIdentities.',
     querystring: UserListQuery,
     defaultSort: [
       { field: 'last_name', direction: 'asc' },
@@ -41,20 +38,12 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   users.create('/users', {
     auth: ADMIN,
     operationId: 'createUser',
-    summary: 'Create a user',
-    description:
-      'Administrators of the PBX and its PBX key. Only `email` and `first_name` are required; the e-mail must be unused (422 otherwise) and is stored in lower case, and a user created without `password` can sign in only by magic link or one-time code. ' +
-      '`employee_id` is not set here (only null is accepted): link the user with user_id on POST or PATCH /{pbx_id}/employees/{employee}.',
     body: CreateUserBody,
     run: ({ tenant, body }) => service.create(tenant, body),
   });
   users.read('/users/:user', {
     auth: { user: true, pbx: true },
     operationId: 'getUserById',
-    summary: 'One user (yourself, or any user of the PBX for an administrator)',
-    description:
-      'Any user may read itself; another user of the PBX only an administrator or the PBX key (403 otherwise). A deleted user, or another PBX’s, is 404. ' +
-      '`include`: extensions, sipDevices, twinnings, groups, callerIdentities.',
     params: UserParams,
     querystring: Type.Object({ include: IncludeParam(USER_INCLUDES) }),
     load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user),
@@ -62,10 +51,6 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   users.update('/users/:user', {
     auth: ADMIN,
     operationId: 'updateUser',
-    summary: 'Change a user (only supplied fields); disabling revokes its tokens',
-    description:
-      'Administrators of the PBX and its PBX key. An e-mail already taken is 422; setting `status` to disabled revokes every token the user holds. ' +
-      '`employee_id` is read-only here: sent with another value than the current one it is 422; the link is set with user_id on PATCH /{pbx_id}/employees/{employee}.',
     params: UserParams,
     body: UpdateUserBody,
     run: ({ tenant, params, body }) => service.update(tenant, params.user, body),
@@ -73,10 +58,6 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   users.delete('/users/:user', {
     auth: ADMIN,
     operationId: 'deleteUser',
-    summary: 'Delete a user (soft; restorable); revokes its tokens',
-    description:
-      'Administrators of the PBX and its PBX key; an administrator cannot delete its own account (422). Every token of the user is revoked. ' +
-      'The user is unlinked from its employee (employee_id null), which may then be linked to another user; a restored user comes back unlinked. Refused with 409 and `used_by` while a phone number, a call flow, a queue (member or overflow) routes calls to the user.',
     refusedWhileUsed: true,
     params: UserParams,
     run: ({ tenant, principal, params }) => service.delete(tenant, principal, params.user),
@@ -84,11 +65,6 @@ export async function userRoutes(app: FastifyInstance, { ctx }: { ctx: AppContex
   users.restore('/users/:user/restore', {
     auth: ADMIN,
     operationId: 'restoreUser',
-    summary: 'Restore a deleted user',
-    description:
-      'Administrators of the PBX and its PBX key. ' +
-      'Clears deleted_at and answers the user; it comes back without an employee link, and the tokens revoked at deletion stay revoked. ' +
-      'A user that is not deleted, or another PBX’s, is 404.',
     params: UserParams,
     run: ({ tenant, params }) => service.restore(tenant, params.user),
   });

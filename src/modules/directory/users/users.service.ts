@@ -9,50 +9,26 @@ import { revokeAllUserTokens } from '../../../platform/auth/tokens.js';
 import type { AppContext } from '../../../platform/context.js';
 import { hashPassword } from '../../../platform/crypto.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag, targetUser, toFlag, type UserRow } from '../shared/access.js';
+import { targetUser, toFlag, type UserRow } from '../shared/access.js';
 import { lockReferences, refuseWhileUsed } from '../../../platform/references.js';
 import { guardUnique } from '../../../platform/unique.js';
-import { callerIdentitiesOfUsers, presentCallerIdentity } from '../caller-identities/caller-identities.service.js';
+import { callerIdentitiesOfUsers } from '../caller-identities/caller-identities.service.js';
+import { presentCallerIdentity } from '../caller-identities/caller-identities.presenter.js';
 import { extensionsOfUsers } from '../extensions/extensions.queries.js';
-import { presentExtension } from '../extensions/extensions.service.js';
-import { presentSipDevice } from '../sip-devices/sip-devices.service.js';
+import { presentExtension } from '../extensions/extensions.presenter.js';
+import { presentSipDevice } from '../sip-devices/sip-devices.presenter.js';
 import { sipDevicesOfUsers } from '../sip-devices/sip-devices.queries.js';
-import { presentTwinning } from '../twinnings/twinnings.service.js';
+import { presentTwinning } from '../twinnings/twinnings.presenter.js';
 import { twinningsOfUsers } from '../twinnings/twinnings.queries.js';
-import { groupsOfUsers, presentUserGroup } from '../user-groups/user-groups.service.js';
+import { groupsOfUsers } from '../user-groups/user-groups.service.js';
+import { presentUserGroup } from '../user-groups/user-groups.presenter.js';
 import { findUser, insertUser, listUsers, updateUser, type UserFilters } from './users.queries.js';
+import { presentUser } from './users.presenter.js';
 import { USER_FLAGS, type CreateUserBody, type UpdateUserBody, type User } from './users.schemas.js';
 
 type UserView = Static<typeof User>;
 const NOT_FOUND = 'User not found.';
 const EMAIL_TAKEN = [{ match: 'email', field: 'email', message: 'The email has already been taken.' }];
-
-export function presentUser(row: UserRow): UserView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    email: row.email,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    language: row.language,
-    role: row.role,
-    status: row.status,
-    email_verified_at: row.email_verified_at,
-    ...(Object.fromEntries(USER_FLAGS.map((name) => [name, flag(row[name])])) as Record<(typeof USER_FLAGS)[number], boolean>),
-    call_recordings_visibility: row.call_recordings_visibility,
-    call_information_visibility: row.call_information_visibility,
-    voicemail_type: row.voicemail_type,
-    voicemail_destination: row.voicemail_destination,
-    concurrent_calls: row.concurrent_calls,
-    sync_source: row.sync_source,
-    identity_provider_uid: row.identity_provider_uid,
-    employee_id: row.employee_id,
-    tempus: row.tempus,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 type Body = Static<typeof UpdateUserBody>;
 

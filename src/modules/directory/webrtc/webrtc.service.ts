@@ -4,7 +4,8 @@ import type { DB } from '../../../db/schema.js';
 import { NotFound } from '../../../platform/errors.js';
 import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
-import { flag, type UserRow } from '../shared/access.js';
+import type { Principal } from '../../../platform/auth/principal.js';
+import { flag, targetUser, type UserRow } from '../shared/access.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { EVERY_PBX, findLiveUserByEmail } from '../users/users.queries.js';
 import type { SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
@@ -44,7 +45,9 @@ export class WebrtcService {
   constructor(private readonly ctx: AppContext) {}
 
   /** For internal services: the full configuration of an active user, found by e-mail in the key's PBX (every PBX for an operator-wide key). */
-  async byEmail(scope: Tenant | typeof EVERY_PBX, email: string): Promise<Static<typeof WebrtcConfiguration>> {
+  async byEmail(principal: Principal, email: string): Promise<Static<typeof WebrtcConfiguration>> {
+    // A key bound to a PBX finds that PBX's users only; an operator-wide key (its use logged) every PBX's.
+    const scope = principal.pbxId === null ? EVERY_PBX : { pbxId: principal.pbxId };
     const user = await findLiveUserByEmail(this.ctx.db, scope, email);
     if (!user || user.status !== 'active') throw new NotFound(NOT_FOUND);
     const tenant = { pbxId: user.pbx_id };
@@ -78,6 +81,15 @@ export class WebrtcService {
       }),
     );
     return (await webrtcSummary(this.ctx.db, tenant, user))!;
+  }
+
+  /** Creates or replaces the account of a user of the PBX (404 for another PBX's or a deleted user). */
+  async saveFor(tenant: Tenant, principal: Principal, userId: string, body: Static<typeof SaveWebrtcBody>): Promise<WebrtcSummaryView> {
+    return this.save(tenant, await targetUser(this.ctx.db, tenant, principal, userId), body);
+  }
+
+  async deleteFor(tenant: Tenant, principal: Principal, userId: string): Promise<void> {
+    return this.delete(tenant, await targetUser(this.ctx.db, tenant, principal, userId));
   }
 
   async delete(tenant: Tenant, user: UserRow): Promise<void> {
