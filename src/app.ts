@@ -32,6 +32,7 @@ import { MemoryCounterStore, SharedCounterStore } from './platform/throttle.js';
 import { SharedRedis } from './platform/redis.js';
 import { registerModules } from './modules/index.js';
 import { JobWorker } from './platform/jobs/jobs.js';
+import { eventBusFor } from './platform/events/event-bus.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -67,6 +68,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     counters: redis ? new SharedCounterStore(redis, `${config.redisKeyPrefix}throttle:`, new MemoryCounterStore(clock)) : new MemoryCounterStore(clock),
     redis,
     changes: new ChangeTracker(),
+    events: eventBusFor(config, database, clock, { warn: (o, m) => app.log.warn(o, m), info: (o, m) => app.log.info(o, m) }),
   };
 
   const app = Fastify({
@@ -115,9 +117,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const jobs = new JobWorker(ctx, { pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds, log: app.log });
   app.decorate('jobs', jobs);
   if (config.jobWorkerEnabled) app.addHook('onReady', async () => jobs.start());
+  // Pruning is background work too: done by the instances that run it.
+  if (config.jobWorkerEnabled) app.addHook('onReady', async () => ctx.events.startPruning());
 
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await ctx.events.close();
     await stopBroadcast?.();
     ctx.mailer.close();
     await metricsServer?.close();

@@ -63,6 +63,8 @@ export interface Config {
   soundFileMaxBytes: number;
   /** Seconds a replaced webhook signing secret keeps signing deliveries beside the new one (WEBHOOK_SECRET_OVERLAP_SECONDS). */
   webhookSecretOverlapSeconds: number;
+  /** Hours live events are kept for streams to resume from (EVENT_RETENTION_HOURS); older ones are pruned. */
+  eventRetentionHours: number;
   /** Allow webhook URLs resolving to loopback, private or link-local addresses (refused by default). */
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
@@ -373,6 +375,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       MAX_SECRET_OVERLAP_SECONDS,
       'WEBHOOK_SECRET_OVERLAP_SECONDS',
     ),
+    eventRetentionHours: atLeastOne(intFrom(env.EVENT_RETENTION_HOURS, 24, 'EVENT_RETENTION_HOURS'), 'EVENT_RETENTION_HOURS'),
     webhookAllowPrivate: booleanFrom(env.WEBHOOK_ALLOW_PRIVATE, false, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     pbxEngine: pbxEngineFrom(env.PBX_ENGINE),

@@ -5,6 +5,7 @@ import { systemClock } from './platform/clock.js';
 import type { AppContext } from './platform/context.js';
 import { SecretBox } from './platform/crypto.js';
 import { ChangeTracker } from './platform/cache/change-tracker.js';
+import { eventBusFor } from './platform/events/event-bus.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { MemoryCounterStore } from './platform/throttle.js';
 import { join } from 'node:path';
@@ -31,5 +32,7 @@ export function commandContext(config: Config, database: Database): AppContext {
     counters: new MemoryCounterStore(systemClock),
     redis: null,
     changes: new ChangeTracker(),
+    // Publishes only: a command subscribes to nothing, so the bus opens no connection and no timer.
+    events: eventBusFor(config, database, systemClock),
   };
 }

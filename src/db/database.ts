@@ -16,6 +16,8 @@ export type Executor = Kysely<DB>;
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** PostgreSQL: a new connection outside the pool, with the pool's settings, for a LISTEN held for good (live events). */
+  listenClient?: () => pgModule.Client;
   close(): Promise<void>;
 }
 
@@ -64,11 +66,8 @@ const loadPg = () => createRequire(import.meta.url)('pg') as typeof pgModule;
 function openPostgres(url: string, options: DatabaseOptions): Database {
   const pg = loadPg();
   if (options.schema && !/^[a-z_][a-z0-9_]*$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? 10,
-    options: options.schema ? `-c search_path=${options.schema}` : undefined,
-  });
+  const settings = { connectionString: url, options: options.schema ? `-c search_path=${options.schema}` : undefined };
+  const pool = new pg.Pool({ ...settings, max: options.poolSize ?? 10 });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', listenClient: () => new pg.Client({ ...settings, keepAlive: true }), close: () => db.destroy() };
 }

@@ -5,6 +5,7 @@ import type { DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import type { ChangeTracker } from './cache/change-tracker.js';
 import type { Clock } from './clock.js';
+import type { EventBus } from './events/event-bus.js';
 import type { SecretBox } from './crypto.js';
 import type { Mailer } from './mail/mailer.js';
 import type { RedisLink } from './redis.js';
@@ -23,6 +24,8 @@ export interface AppContext {
   redis: RedisLink | null;
   /** When each tenant's data last changed: what in-process caches check before serving. */
   changes: ChangeTracker;
+  /** Live events: publish in a change's transaction, subscribe to a tenant's (platform/events). */
+  events: EventBus;
 }
 
 /** A resource's routes, registered as a Fastify plugin of its own (its schemas stay its own). */
