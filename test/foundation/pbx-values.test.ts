@@ -4,7 +4,7 @@ import { STEP_TARGET_TYPES } from '../../src/modules/routing/usages.js';
 import { createAdmin, createCallerIdentity, createExtension, createMobileTwinning, createSipDevice, createUser, type TestUser } from '../factories.js';
 import { apiCaller, bearer, buildTestApp, type HttpMethod, type TestApp } from '../helpers.js';
 import { multipart } from '../imports.js';
-import { insertCallFlowRow, insertIvrRow, insertSoundFileRow } from '../routing-factories.js';
+import { createCallFlow, createIvr, createSoundFile } from '../routing-factories.js';
 
 /**
  * Every value that reaches the PBX (its configuration files, an AMI action) is refused at write time
@@ -59,9 +59,9 @@ describe('values that reach the PBX refuse control characters', () => {
     phoneNumber = created.number.id;
     identity = created.identity.id;
     twinning = await createMobileTwinning(t.ctx, user, freshNumber());
-    sound = await insertSoundFileRow(t.ctx, tenant, 'announcement');
-    ivr = await insertIvrRow(t.ctx, tenant, { announcementId: sound });
-    flow = await insertCallFlowRow(t.ctx, tenant);
+    sound = await createSoundFile(t.ctx, tenant, 'announcement');
+    ivr = await createIvr(t.ctx, tenant, { announcementId: sound });
+    flow = await createCallFlow(t.ctx, tenant);
     const madeGroup = await call('POST', `/users/${user}/user-groups`, admin.token, { name: 'Sales' });
     expect(madeGroup.statusCode).toBe(201);
     group = madeGroup.json().data.id;

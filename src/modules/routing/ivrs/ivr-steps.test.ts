@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
-import { insertCallFlowRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
+import { createCallFlow, createSoundFile } from '../../../../test/routing-factories.js';
 
 const STEP_KEYS = [
   'created_at',
@@ -31,11 +31,11 @@ describe('IVR steps', () => {
     const tenant = await createTenant(t.ctx);
     const admin = await createAdmin(t.ctx, tenant);
     const user = await createUser(t.ctx, { tenant });
-    const announcement = await insertSoundFileRow(t.ctx, tenant, 'announcement', { name: 'Welcome' });
+    const announcement = await createSoundFile(t.ctx, tenant, 'announcement', { name: 'Welcome' });
     const newIvr = async (name: string) =>
       (await call('POST', '/ivrs', admin.token, { pbx_id: tenant.pbxId, name, announcement })).json().data as { id: string };
     const ivr = await newIvr('Main menu');
-    const flow = await insertCallFlowRow(t.ctx, tenant);
+    const flow = await createCallFlow(t.ctx, tenant);
     const steps = `/ivrs/${ivr.id}/steps`;
     return { tenant, admin, user, ivr, flow, steps, newIvr };
   }
@@ -135,9 +135,9 @@ describe('IVR steps', () => {
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: IVR, target_id: flow }))).toHaveProperty('target_id');
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: sub.id }))).toHaveProperty('target_id');
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: randomUUID() }))).toHaveProperty('target_id');
-    const foreignFlow = await insertCallFlowRow(t.ctx, await createTenant(t.ctx));
+    const foreignFlow = await createCallFlow(t.ctx, await createTenant(t.ctx));
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: foreignFlow }))).toHaveProperty('target_id');
-    const deletedFlow = await insertCallFlowRow(t.ctx, tenant, 'Old');
+    const deletedFlow = await createCallFlow(t.ctx, tenant, 'Old');
     await t.ctx.db.updateTable('call_flows').set({ deleted_at: new Date().toISOString() }).where('id', '=', deletedFlow).execute();
     expect(await errorsOf(call('POST', steps, admin.token, { option: '2', target_type: CALL_FLOW, target_id: deletedFlow }))).toHaveProperty('target_id');
     const gone = await newIvr('Gone');
@@ -218,7 +218,7 @@ describe('IVR steps', () => {
       await call('POST', `/ivrs`, admin.token, {
         pbx_id: admin.tenant.pbxId,
         name: 'Other',
-        announcement: await insertSoundFileRow(t.ctx, admin.tenant, 'announcement'),
+        announcement: await createSoundFile(t.ctx, admin.tenant, 'announcement'),
       })
     ).json().data;
     expect((await call('GET', `/ivrs/${other.id}/steps/${step.id}`, admin.token)).statusCode).toBe(404);
@@ -257,7 +257,7 @@ describe('IVR steps', () => {
       await call('POST', '/ivrs', stranger.token, {
         pbx_id: stranger.tenant.pbxId,
         name: 'Theirs',
-        announcement: await insertSoundFileRow(t.ctx, stranger.tenant, 'announcement'),
+        announcement: await createSoundFile(t.ctx, stranger.tenant, 'announcement'),
       })
     ).json().data;
     expect((await call('GET', `/ivrs/${own.id}/steps/${step.id}`, stranger.token)).statusCode).toBe(404);

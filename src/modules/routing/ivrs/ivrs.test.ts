@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
-import { insertCallFlowRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
+import { createCallFlow, createSoundFile } from '../../../../test/routing-factories.js';
 
 const IVR_KEYS = [
   'announcement_id',
@@ -30,8 +30,8 @@ describe('IVRs', () => {
     const tenant = await createTenant(t.ctx);
     const admin = await createAdmin(t.ctx, tenant);
     const user = await createUser(t.ctx, { tenant });
-    const announcement = await insertSoundFileRow(t.ctx, tenant, 'announcement', { name: 'Welcome', language: 'en' });
-    const music = await insertSoundFileRow(t.ctx, tenant, 'music', { name: 'Jazz', language: 'en' });
+    const announcement = await createSoundFile(t.ctx, tenant, 'announcement', { name: 'Welcome', language: 'en' });
+    const music = await createSoundFile(t.ctx, tenant, 'music', { name: 'Jazz', language: 'en' });
     const body = { pbx_id: tenant.pbxId, name: 'Main menu', announcement };
     return { tenant, admin, user, announcement, music, body };
   }
@@ -112,9 +112,9 @@ describe('IVRs', () => {
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: randomUUID() }))).toEqual({
       announcement: ['The selected announcement is invalid.'],
     });
-    const foreign = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'announcement');
+    const foreign = await createSoundFile(t.ctx, await createTenant(t.ctx), 'announcement');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: foreign }))).toHaveProperty('announcement');
-    const deleted = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement', { deleted: true });
+    const deleted = await createSoundFile(t.ctx, admin.tenant, 'announcement', { deleted: true });
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: deleted }))).toHaveProperty('announcement');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, announcement: 'not-a-uuid' }))).toHaveProperty('announcement');
     // musicOnHold: of type music, or null
@@ -122,7 +122,7 @@ describe('IVRs', () => {
       musicOnHold: ['The musicOnHold must be a sound file of type music.'],
     });
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, musicOnHold: randomUUID() }))).toHaveProperty('musicOnHold');
-    const foreignMusic = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'music');
+    const foreignMusic = await createSoundFile(t.ctx, await createTenant(t.ctx), 'music');
     expect(await errorsOf(call('POST', '/ivrs', admin.token, { ...body, musicOnHold: foreignMusic }))).toHaveProperty('musicOnHold');
     expect((await call('POST', '/ivrs', admin.token, { ...body, musicOnHold: null })).statusCode).toBe(201);
     // pbx_id: the caller's PBX only
@@ -238,7 +238,7 @@ describe('IVRs', () => {
 
     // A call-flow node pointing at it holds it too.
     expect((await call('DELETE', `/ivrs/${parent.id}/steps/${step.id}`, admin.token)).statusCode).toBe(204);
-    const flow = await insertCallFlowRow(t.ctx, admin.tenant);
+    const flow = await createCallFlow(t.ctx, admin.tenant);
     await t.ctx.db
       .insertInto('call_flow_references')
       .values({ call_flow_id: flow, pbx_id: admin.tenant.pbxId, target_type: 'ivr', target_id: target.id, node_key: 'menu', field: 'ivr_id' })

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createExtension, createKey, createTenant, createUser } from '../../../../test/factories.js';
-import { insertCallFlowRow, insertIvrRow, insertSoundFileRow } from '../../../../test/routing-factories.js';
+import { createCallFlow, createIvr, createSoundFile } from '../../../../test/routing-factories.js';
 
 describe('queues', () => {
   const t = useTestApp();
@@ -49,8 +49,8 @@ describe('queues', () => {
     const disabled = await createUser(t.ctx, { tenant: admin.tenant });
     await t.ctx.db.updateTable('users').set({ status: 'disabled' }).where('id', '=', disabled.id).execute();
     const ext = await createExtension(t.ctx, admin.tenant, { number: '301', name: 'Front desk' });
-    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music');
-    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement');
+    const music = await createSoundFile(t.ctx, admin.tenant, 'music');
+    const announcement = await createSoundFile(t.ctx, admin.tenant, 'announcement');
     const res = await call('POST', '/queues', admin.token, {
       name: 'Sales',
       strategy: 'least_recent',
@@ -192,8 +192,8 @@ describe('queues', () => {
     const agent = await createUser(t.ctx, { tenant });
     const ext = await createExtension(t.ctx, tenant);
     const other = (await call('POST', '/queues', admin.token, { name: 'Backup', overflow: { type: 'voicemail', id: admin.id } })).json().data;
-    const ivr = await insertIvrRow(t.ctx, tenant);
-    const flow = await insertCallFlowRow(t.ctx, tenant);
+    const ivr = await createIvr(t.ctx, tenant);
+    const flow = await createCallFlow(t.ctx, tenant);
     const queue = (await call('POST', '/queues', admin.token, { name: 'Front', overflow: { type: 'hangup' } })).json().data;
     expect(queue.overflow).toEqual({ type: 'hangup', id: null, number: null });
 
@@ -259,10 +259,10 @@ describe('queues', () => {
 
   it('takes only live sound files of the PBX, of the right type', async () => {
     const admin = await createAdmin(t.ctx);
-    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music');
-    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement');
-    const deleted = await insertSoundFileRow(t.ctx, admin.tenant, 'music', { deleted: true });
-    const foreign = await insertSoundFileRow(t.ctx, await createTenant(t.ctx), 'music');
+    const music = await createSoundFile(t.ctx, admin.tenant, 'music');
+    const announcement = await createSoundFile(t.ctx, admin.tenant, 'announcement');
+    const deleted = await createSoundFile(t.ctx, admin.tenant, 'music', { deleted: true });
+    const foreign = await createSoundFile(t.ctx, await createTenant(t.ctx), 'music');
     expect(await errorsOf('POST', '/queues', admin.token, { name: 'Q', music_on_hold_id: announcement, announcement_id: music })).toEqual({
       music_on_hold_id: ['The music on hold id must be a sound file of type music.'],
       announcement_id: ['The announcement id must be a sound file of type announcement.'],
@@ -286,8 +286,8 @@ describe('queues', () => {
     const admin = await createAdmin(t.ctx);
     const agent = await createUser(t.ctx, { tenant: admin.tenant });
     const ext = await createExtension(t.ctx, admin.tenant, { number: '444', name: 'Hotline' });
-    const music = await insertSoundFileRow(t.ctx, admin.tenant, 'music', { name: 'Jazz' });
-    const announcement = await insertSoundFileRow(t.ctx, admin.tenant, 'announcement', { name: 'Welcome' });
+    const music = await createSoundFile(t.ctx, admin.tenant, 'music', { name: 'Jazz' });
+    const announcement = await createSoundFile(t.ctx, admin.tenant, 'announcement', { name: 'Welcome' });
     const sales = (
       await call('POST', '/queues', admin.token, {
         name: 'Sales',

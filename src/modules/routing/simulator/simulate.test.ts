@@ -26,8 +26,8 @@ describe('the route simulator', () => {
     tenant = admin.tenant;
     agent = await createUser(t.ctx, { tenant, fields: { first_name: 'Anna', last_name: 'Agent' } });
     seller = await createUser(t.ctx, { tenant, fields: { first_name: 'Sam', last_name: 'Seller' } });
-    const welcome = await createSoundFile(t.ctx, tenant, 'announcement', 'Welcome');
-    const closed = await createSoundFile(t.ctx, tenant, 'announcement', 'Closed');
+    const welcome = await createSoundFile(t.ctx, tenant, 'announcement', { name: 'Welcome' });
+    const closed = await createSoundFile(t.ctx, tenant, 'announcement', { name: 'Closed' });
     const post = (url: string, body: object) => call('POST', url, admin.token, body).then((r) => r.json().data.id as string);
     const queue = await post('/queues', {
       name: 'Support',

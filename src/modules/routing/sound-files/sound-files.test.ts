@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { apiCaller, bearer, useTestApp } from '../../../../test/helpers.js';
 import { createAdmin, createKey, createTenant, createUser } from '../../../../test/factories.js';
 import { multipart } from '../../../../test/imports.js';
-import { insertIvrRow } from '../../../../test/routing-factories.js';
+import { createIvr } from '../../../../test/routing-factories.js';
 import { toneWav } from './wav.js';
 import { attachmentDisposition, insertSoundFile } from './sound-files.service.js';
 import { parseByteRange } from '../../../http/byte-range.js';
@@ -282,7 +282,7 @@ describe('sound files', () => {
     expect((await call('PATCH', `/sound-files/${id}`, admin.token, { name: '' })).json().errors).toHaveProperty('name');
     expect((await call('PATCH', `/sound-files/${id}`, admin.token, { size_bytes: 1 })).statusCode).toBe(422);
 
-    await insertIvrRow(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
+    await createIvr(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
     const refused = await call('PATCH', `/sound-files/${id}`, admin.token, { type: 'music' });
     expect(refused.statusCode).toBe(422);
     expect(refused.json().errors.type[0]).toBe('The type cannot change while the sound file is used by ivr "Front desk".');
@@ -325,7 +325,7 @@ describe('sound files', () => {
   it('soft-deletes (even while used) and restores; a deleted file cannot be downloaded', async () => {
     const admin = await createAdmin(t.ctx);
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
-    await insertIvrRow(t.ctx, admin.tenant, { announcementId: id });
+    await createIvr(t.ctx, admin.tenant, { announcementId: id });
     expect((await call('DELETE', `/sound-files/${id}`, admin.token)).statusCode).toBe(204);
     expect((await call('GET', `/sound-files/${id}`, admin.token)).statusCode).toBe(404);
     expect((await download(admin.token, id)).statusCode).toBe(404);
@@ -343,7 +343,7 @@ describe('sound files', () => {
   it('deletes for good only when nothing uses the file (409 with used_by otherwise)', async () => {
     const admin = await createAdmin(t.ctx);
     const id = (await upload(admin.token, { name: 'a.wav', content: welcome }, { name: 'Welcome', type: 'announcement' })).json().data.id;
-    const ivr = await insertIvrRow(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
+    const ivr = await createIvr(t.ctx, admin.tenant, { announcementId: id, name: 'Front desk' });
     const refused = await call('DELETE', `/sound-files/${id}?permanent=1`, admin.token);
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({
