@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../src/platform/context.js';
 import type { Tenant } from '../src/platform/tenancy.js';
-import type { CompanyRow } from '../src/modules/workforce/organisation/companies/company-view.js';
+import type { CompanyRow } from '../src/modules/workforce/organisation/companies/companies.queries.js';
 import { createAdmin, createCompany, createDepartment, createEmployee, createKey, createTenant, createUser } from './factories.js';
 
 export { createCompany, createDepartment, createEmployee };

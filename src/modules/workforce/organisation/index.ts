@@ -14,8 +14,9 @@ export const organisationRoutes: RoutePlugin[] = [companyRoutes, departmentRoute
 export { demoOrganisationOf, seedOrganisation } from './organisation.seed.js';
 
 // What the other workforce sub-domains use.
-export { companiesByIds, findCompany } from './companies/companies.queries.js';
-export { ContractCompanySchema, presentContractCompany, type CompanyRow } from './companies/company-view.js';
+export { companiesByIds, findCompany, type CompanyRow } from './companies/companies.queries.js';
+export { ContractCompanySchema } from './companies/companies.schemas.js';
+export { presentContractCompany } from './companies/companies.presenter.js';
 export { departmentValidatorIds, departmentsByIds, findDepartment } from './departments/departments.queries.js';
 export { employeeExtIdOf, employeeNamesByIds, findEmployee, liveEmployeeId, liveEmployeeNames } from './employees/employees.queries.js';
 export {

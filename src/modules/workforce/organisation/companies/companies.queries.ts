@@ -1,11 +1,12 @@
-import type { Insertable, Updateable } from 'kysely';
+import type { Insertable, Selectable, Updateable } from 'kysely';
 import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/paging.js';
 import { matchesPattern, searchPattern } from '../../../../db/search.js';
 import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CompanyTable } from '../organisation.tables.js';
-import type { CompanyRow } from './company-view.js';
 import type { Executor } from '../../../../db/database.js';
+
+export type CompanyRow = Selectable<CompanyTable>;
 
 export interface CompanyFilters {
   search?: string;

@@ -6,10 +6,11 @@ import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CompanyTable } from '../organisation.tables.js';
-import type { CompanyRow } from './company-view.js';
-import { findCompany, insertCompany, listCompanies, updateCompany, type CompanyFilters } from './companies.queries.js';
+import { findCompany, insertCompany, listCompanies, updateCompany, type CompanyFilters, type CompanyRow } from './companies.queries.js';
 import type { CreateCompanyInput, UpdateCompanyInput } from './companies.schemas.js';
 import { holidayPlace } from './holiday-regions.js';
+
+export type { CompanyRow };
 
 export const COMPANY_NOT_FOUND = 'Company not found.';
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { apiCaller, useTestApp } from '../../../../../test/helpers.js';
 import { createAdmin, createCompany, createKey, createTenant, createUser } from '../../../../../test/factories.js';
-import { ContractCompanySchema, presentContractCompany } from './company-view.js';
+import { presentContractCompany } from './companies.presenter.js';
+import { ContractCompanySchema } from './companies.schemas.js';
 
 /** The keys of the contract's embedded user-company `company`, in its order. */
 const CONTRACT_COMPANY_KEYS = [

@@ -3,7 +3,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DateTime, Embedded, Nullable, PbxIdParam, Uuid } from '../../../../http/schema.js';
 import { IncludeParam } from '../../../../http/include.js';
 import { ListQuery } from '../../../../http/list-query.js';
-import { Company } from '../companies/company-view.js';
+import { Company } from '../companies/companies.schemas.js';
 
 export const DEPARTMENT_INCLUDES = ['company'] as const;
 

@@ -4,7 +4,7 @@ import { restore, softDelete } from '../../../../platform/soft-delete.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed, type FieldErrors } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { presentCompany } from '../companies/company-view.js';
+import { presentCompany } from '../companies/companies.presenter.js';
 import { companiesByIds, findCompany } from '../companies/companies.queries.js';
 import { liveEmployeeIds } from '../employees/employees.queries.js';
 import {
@@ -18,20 +18,11 @@ import {
   type DepartmentRow,
 } from './departments.queries.js';
 import type { CreateDepartmentInput, DepartmentView, UpdateDepartmentInput } from './departments.schemas.js';
+import { presentDepartment } from './departments.presenter.js';
+
+export type { DepartmentRow };
 
 const NOT_FOUND = 'Department not found.';
-
-export function presentDepartment(row: DepartmentRow, validatorIds: string[]): DepartmentView {
-  return {
-    id: row.id,
-    name: row.name,
-    company_id: row.company_id,
-    validator_ids: validatorIds,
-    delete_date: row.deleted_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /** The tenant's departments, each in at most one of its companies. */
 export class DepartmentsService {

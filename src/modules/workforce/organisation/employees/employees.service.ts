@@ -21,7 +21,9 @@ import {
   type EmployeeFilters,
   type EmployeeRow,
 } from './employees.queries.js';
-import type { CreateEmployeeInput, EmployeeView, UpdateEmployeeInput } from './employees.schemas.js';
+import type { CreateEmployeeInput, UpdateEmployeeInput } from './employees.schemas.js';
+
+export type { EmployeeRow };
 
 const NOT_FOUND = 'Employee not found.';
 /** The unique indexes an employee write can break, should a concurrent request win the race past the checks. */
@@ -29,20 +31,6 @@ const TAKEN = [
   { match: 'ext_id', field: 'ext_id', message: 'The ext id has already been taken.' },
   { match: 'users', field: 'user_id', message: 'The user is already linked to another employee.' },
 ];
-
-export function presentEmployee(row: EmployeeRow, order: NameOrder): EmployeeView {
-  return {
-    id: row.id,
-    ext_id: row.ext_id,
-    first_name: row.first_name,
-    last_name: row.last_name,
-    fullName: fullName(row, order),
-    user_id: row.user_id,
-    delete_date: row.deleted_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
 
 /**
  * The tenant's employees and their link to a user (`users.employee_id`): one user per employee

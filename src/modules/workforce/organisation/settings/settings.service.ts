@@ -3,11 +3,9 @@ import type { AppContext } from '../../../../platform/context.js';
 import { NotFound } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import { findSettings, updateSettings, type SettingsRow } from './settings.queries.js';
-import type { UpdateWorkforceSettingsBody, WorkforceSettings } from './settings.schemas.js';
+import type { UpdateWorkforceSettingsBody } from './settings.schemas.js';
 
-export function presentSettings(row: SettingsRow): Static<typeof WorkforceSettings> {
-  return { name_order: row.name_order, half_day_split: row.half_day_split, timezone: row.timezone };
-}
+export type { SettingsRow };
 
 /** The tenant's workforce settings: its name order and half-day split (the time zone is the PBX's). */
 export class WorkforceSettingsService {
