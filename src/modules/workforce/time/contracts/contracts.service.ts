@@ -9,7 +9,7 @@ import type { AppContext } from '../../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed, type FieldErrors } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import { guardUnique } from '../../../../platform/unique.js';
-import { dayAsDateTime, type CalendarDay } from '../../shared/index.js';
+import type { CalendarDay } from '../../shared/index.js';
 import {
   employeeForRead,
   employeeForWrite,
@@ -19,7 +19,6 @@ import {
   companiesByIds,
   findCompany,
   findDepartment,
-  presentContractCompany,
 } from '../../organisation/index.js';
 import {
   clearOtherMain,
@@ -33,6 +32,7 @@ import {
   type ContractTableRow,
 } from './contracts.queries.js';
 import type { ContractInput, UserCompanyView } from './contracts.schemas.js';
+import { presentUserCompany } from './contracts.presenter.js';
 
 export type { ContractRow };
 
@@ -59,23 +59,7 @@ export class ContractsService {
       tenant,
       rows.map((row) => row.company_id),
     );
-    return rows.map((row) => ({
-      id: row.id,
-      mxvp_user_id: row.pbx_id,
-      ext_id: row.ext_id,
-      company_id: row.company_id,
-      participation: row.participation,
-      contract_start: dayAsDateTime(row.contract_start),
-      contract_end: dayAsDateTime(row.contract_end),
-      main_company: row.main_company === 1 ? 1 : 0,
-      compensatory_balance: row.compensatory_balance,
-      ho_balance: row.ho_balance,
-      leave_balance: row.leave_balance,
-      title: row.title,
-      department_id: row.department_id,
-      delete_date: row.deleted_at,
-      company: presentContractCompany(row.company_id === null ? null : companies.get(row.company_id)),
-    }));
+    return rows.map((row) => presentUserCompany(row, row.company_id === null ? null : companies.get(row.company_id)));
   }
 
   /** An employee's contracts; `main_company` as the list shows it (see UserCompany.main_company). */

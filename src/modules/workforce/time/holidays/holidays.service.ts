@@ -10,27 +10,13 @@ import { daysInclusive, type CalendarDay } from '../../shared/index.js';
 import { managesEmployees, findCompany } from '../../organisation/index.js';
 import { companyDaysOff, type DayOff } from './holiday-calendar.js';
 import { findHoliday, insertHoliday, listHolidays, updateHoliday, type HolidayFilters, type TenantHolidayRow } from './holidays.queries.js';
-import type { HolidayInput, TenantHolidayView } from './holidays.schemas.js';
+import type { HolidayInput } from './holidays.schemas.js';
 
 export type { TenantHolidayRow };
 
 const HOLIDAY_NOT_FOUND = 'Holiday not found.';
 /** The longest range the public holiday calendar answers, both ends counted. */
 export const MAX_CALENDAR_DAYS = 366;
-
-export function presentHoliday(row: TenantHolidayRow): TenantHolidayView {
-  return {
-    id: row.id,
-    date: row.date,
-    name: row.name,
-    half_day: row.half_day === 1,
-    recurring: row.recurring === 1,
-    company_id: row.company_id,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    delete_date: row.deleted_at,
-  };
-}
 
 /** The tenant's own holidays, and the computed calendar of a company's days off. */
 export class HolidaysService {

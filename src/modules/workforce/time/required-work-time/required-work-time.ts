@@ -5,8 +5,12 @@
  */
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
+import type { Principal } from '../../../../platform/auth/principal.js';
+import { ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import type { CalendarDay } from '../../shared/index.js';
+import { ownEmployeeOnly } from '../../organisation/index.js';
+import { daysInclusive, type CalendarDay } from '../../shared/index.js';
+import { MAX_REQUIRED_WORK_TIME_DAYS } from './required-work-time.schemas.js';
 import { workCalendar } from './work-calendar.js';
 
 /**
@@ -30,4 +34,25 @@ export async function requiredWorkTime(
   const result: Record<CalendarDay, number> = {};
   for (const { day, scheduledSeconds } of days) result[day] = Math.max(0, scheduledSeconds - (absences.get(day) ?? 0));
   return result;
+}
+
+/**
+ * What `GET …/required-work-time` answers: the caller's own employee only (anyone else is 403, so
+ * the answer says nothing of whether the id exists), over a range of at most
+ * MAX_REQUIRED_WORK_TIME_DAYS days, both ends counted.
+ */
+export async function ownRequiredWorkTime(
+  db: Kysely<DB>,
+  tenant: Tenant,
+  principal: Principal,
+  employeeId: string,
+  range: { from: CalendarDay; to: CalendarDay },
+  ledger: AbsenceLedger,
+): Promise<Record<CalendarDay, number>> {
+  const employee = await ownEmployeeOnly(db, tenant, principal, employeeId);
+  const { from, to } = range;
+  if (to < from) throw ValidationFailed.field('filter[to]', 'The filter[to] must be a date after or equal to filter[from].');
+  if (daysInclusive(from, to) > MAX_REQUIRED_WORK_TIME_DAYS)
+    throw ValidationFailed.field('filter[to]', `The range may span at most ${MAX_REQUIRED_WORK_TIME_DAYS} days, both ends counted.`);
+  return requiredWorkTime(db, tenant, employee.id, from, to, ledger);
 }

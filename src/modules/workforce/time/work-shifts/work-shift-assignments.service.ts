@@ -21,7 +21,7 @@ import {
 } from './work-shift-assignments.queries.js';
 import type { AssignmentInput, WorkShiftAssignmentView } from './work-shifts.schemas.js';
 import { findWorkShift, workShiftsByIds } from './work-shifts.queries.js';
-import { presentWorkShift } from './work-shifts.service.js';
+import { presentWorkShiftAssignment } from './work-shift-assignments.presenter.js';
 
 export type { AssignmentRow };
 
@@ -46,20 +46,7 @@ export class WorkShiftAssignmentsService {
           rows.map((row) => row.work_shift_id),
         )
       : null;
-    return rows.map((row) => {
-      const shift = shifts?.get(row.work_shift_id);
-      return {
-        id: row.id,
-        employee_id: row.employee_id,
-        work_shift_id: row.work_shift_id,
-        valid_from: row.valid_from,
-        valid_until: row.valid_until,
-        ...(shift ? { work_shift: presentWorkShift(shift) } : {}),
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        delete_date: row.deleted_at,
-      };
-    });
+    return rows.map((row) => presentWorkShiftAssignment(row, shifts?.get(row.work_shift_id)));
   }
 
   async listForEmployee(tenant: Tenant, principal: Principal, employeeId: string, filters: AssignmentFilters, sort: SortTerm[], page: PageRequest) {

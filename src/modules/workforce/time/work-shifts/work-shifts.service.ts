@@ -9,7 +9,7 @@ import type { Tenant } from '../../../../platform/tenancy.js';
 import { guardUnique } from '../../../../platform/unique.js';
 import { managesEmployees } from '../../organisation/index.js';
 import { findWorkShift, insertWorkShift, listWorkShifts, updateWorkShift, type WorkShiftFilters, type WorkShiftRow } from './work-shifts.queries.js';
-import { WEEKDAYS, type WorkShiftInput, type WorkShiftView } from './work-shifts.schemas.js';
+import { WEEKDAYS, type WorkShiftInput } from './work-shifts.schemas.js';
 
 export type { WorkShiftRow };
 
@@ -19,24 +19,6 @@ const NAME_TAKEN = [{ match: 'work_shifts', field: 'name', message: 'The name ha
 /** Seconds of the pattern on an ISO weekday (1 = Monday). */
 export function secondsOnWeekday(shift: WorkShiftRow, weekday: number): number {
   return shift[WEEKDAYS[weekday - 1]];
-}
-
-export function presentWorkShift(row: WorkShiftRow): WorkShiftView {
-  return {
-    id: row.id,
-    name: row.name,
-    monday: row.monday,
-    tuesday: row.tuesday,
-    wednesday: row.wednesday,
-    thursday: row.thursday,
-    friday: row.friday,
-    saturday: row.saturday,
-    sunday: row.sunday,
-    weekly_seconds: WEEKDAYS.reduce((sum, day) => sum + row[day], 0),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    delete_date: row.deleted_at,
-  };
 }
 
 function dayChanges(body: WorkShiftInput): Partial<Record<(typeof WEEKDAYS)[number], number>> {
