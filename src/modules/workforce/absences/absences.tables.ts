@@ -50,7 +50,7 @@ export interface AbsenceRequestTable {
   /**
    * On a balance adjustment: whether it added to the balance or took from it; null on requests. Its
    * unsigned amount is stored in working_days (days) or total_seconds (overtime), which the API shows
-   * as 0 (no time taken) and as the signed `adjustment` object instead (absence-view.ts).
+   * as 0 (no time taken) and as the signed `adjustment` object instead (absence-requests.presenter.ts).
    */
   adjustment: 'credit' | 'debit' | null;
   created_at: Timestamp;

@@ -7,7 +7,7 @@
 import type { CalendarDay } from '../../shared/index.js';
 import type { AbsenceLedger } from '../../time/index.js';
 import { GRANTED_STATUSES, rowsOverlapping } from './absence-requests.queries.js';
-import { requestedTimeOf } from './absence-view.js';
+import { requestedTimeOf } from './absence-requests.presenter.js';
 
 export const approvedAbsenceSeconds: AbsenceLedger = async (db, tenant, employeeId, from, to) => {
   const seconds = new Map<CalendarDay, number>();

@@ -31,7 +31,7 @@ import {
   type AbsenceTableRow,
   type LoadedAbsence,
 } from './absence-requests.queries.js';
-import { exposedType, periodOf, requestedTimeOf } from './absence-view.js';
+import { exposedType, periodOf, requestedTimeOf } from './absence-requests.presenter.js';
 import { validatorPlan } from './approvals.js';
 import { creditBalance, debitBalance } from './balances.js';
 import { insertLedgerRows, ledgerRow } from './ledger-writes.js';

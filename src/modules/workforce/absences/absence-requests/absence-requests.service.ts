@@ -3,7 +3,7 @@ import type { Principal } from '../../../../platform/auth/principal.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { Forbidden, NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { findSettings, employeeForRead } from '../../organisation/index.js';
+import { callerEmployee, employeeForRead, findEmployee, findSettings, managesEmployees, tenantToday } from '../../organisation/index.js';
 import { daysInclusive, todayIn } from '../../shared/index.js';
 import { workCalendar } from '../../time/index.js';
 import { absenceAmounts, type AbsencePeriod } from './absence-amounts.js';
@@ -17,11 +17,19 @@ import {
   type AbsenceRow,
   type LoadedAbsence,
 } from './absence-requests.queries.js';
-import { MAX_PERIOD_DAYS, type AbsenceListFilters, type AbsenceRequestView, type CreateAbsenceInput } from './absence-requests.schemas.js';
-import { presentAbsence, storedStatuses, storedType, storedTypes } from './absence-view.js';
+import {
+  MAX_PERIOD_DAYS,
+  type AbsenceListFilters,
+  type AbsenceRequestView,
+  type CreateAbsenceInput,
+  type NextAvailabilityView,
+} from './absence-requests.schemas.js';
+import { presentAbsence, storedStatuses, storedType, storedTypes } from './absence-requests.presenter.js';
 import { validatorPlan } from './approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from './ledger-writes.js';
-import { nextAvailabilityOf } from './next-availability.js';
+import { nextAvailabilityFromToday, nextAvailabilityOf } from './next-availability.js';
+
+export type { AbsenceRow, LoadedAbsence };
 
 export const ABSENCE_NOT_FOUND = 'Absence request not found.';
 
@@ -73,6 +81,20 @@ export class AbsenceRequestsService {
     const row = await findSettings(this.ctx.db, tenant);
     if (!row) throw new Error(`no PBX ${tenant.pbxId}`);
     return { halfDaySplit: row.half_day_split, timezone: row.timezone };
+  }
+
+  /**
+   * When an employee of the tenant is next at work, from the tenant's today. A team view: any
+   * caller with an employee record, administrators and the PBX key may ask about anyone (403 for a
+   * user without one); an unknown or deleted employee is 404.
+   */
+  async nextAvailability(tenant: Tenant, principal: Principal, employeeId: string): Promise<{ employee_id: string } & NextAvailabilityView> {
+    if (!managesEmployees(principal) && !(await callerEmployee(this.ctx.db, tenant, principal))) throw new Forbidden('You have no employee record.');
+    const employee = await findEmployee(this.ctx.db, tenant, employeeId);
+    if (!employee) throw new NotFound('Employee not found.');
+    const [settings, today] = await Promise.all([findSettings(this.ctx.db, tenant), tenantToday(this.ctx, tenant)]);
+    const next = await nextAvailabilityFromToday(this.ctx.db, tenant, employee.id, settings?.half_day_split ?? '12:00', today);
+    return { employee_id: employee.id, ...next };
   }
 
   async listForEmployee(tenant: Tenant, principal: Principal, employeeId: string, query: AbsenceListFilters, sort: SortTerm[], page: PageRequest) {

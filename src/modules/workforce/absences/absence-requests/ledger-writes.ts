@@ -17,7 +17,7 @@ import type { AbsenceRequestTable, StoredAbsenceType } from '../absences.tables.
 import type { AbsenceAmounts, AbsencePeriod } from './absence-amounts.js';
 import { insertAbsenceRequests, insertValidators, LIVE_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';
 import { validatorEntries, type ValidatorPlan } from './approvals.js';
-import { requestedTimeOf } from './absence-view.js';
+import { requestedTimeOf } from './absence-requests.presenter.js';
 
 export interface NewLedgerRow {
   type: StoredAbsenceType;

@@ -13,7 +13,7 @@ import type { StoredAbsenceType } from '../absences.tables.js';
 import { HALF_DAY_TOLERANCE_SECONDS } from './absence-amounts.js';
 import { findAbsenceRequest, GRANTED_STATUSES, rowsOverlapping, type AbsenceTableRow } from './absence-requests.queries.js';
 import type { NextAvailabilityReason, NextAvailabilityView } from './absence-requests.schemas.js';
-import { halfDayTimes, requestedTimeOf } from './absence-view.js';
+import { halfDayTimes, requestedTimeOf } from './absence-requests.presenter.js';
 
 /** The types the contract gives a next availability: absence (legal), illness, special leave. */
 const AVAILABILITY_TYPES: ReadonlySet<StoredAbsenceType> = new Set(['absence', 'illness', 'special']);

@@ -17,24 +17,12 @@ import {
   type AbsenceTypeFilters,
   type AbsenceTypeRow,
 } from './absence-types.queries.js';
-import type { AbsenceTypeInput, AbsenceTypeView } from './absence-types.schemas.js';
+import type { AbsenceTypeInput } from './absence-types.schemas.js';
 
 export type { AbsenceTypeRow };
 
 export const ABSENCE_TYPE_NOT_FOUND = 'Absence type not found.';
 const NAME_TAKEN = [{ match: 'absence_types', field: 'name', message: 'The name has already been taken.' }];
-
-export function presentAbsenceType(row: AbsenceTypeRow): AbsenceTypeView {
-  return {
-    id: row.id,
-    pbx_id: row.pbx_id,
-    name: row.name,
-    type: row.type,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-    deleted_at: row.deleted_at,
-  };
-}
 
 /** The tenant's catalogue of absence types: read by every user of the PBX, kept by administrators and the PBX key. */
 export class AbsenceTypesService {

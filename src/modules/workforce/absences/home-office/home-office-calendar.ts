@@ -15,7 +15,7 @@ import type { CalendarDay } from '../../shared/index.js';
 import { activeContracts, contractsActiveOn } from '../../time/index.js';
 import { workingDayDetails } from '../absence-requests/absence-amounts.js';
 import { LIVE_STATUSES } from '../absence-requests/absence-requests.queries.js';
-import { halfDayTimes, periodOf, requestedTimeOf } from '../absence-requests/absence-view.js';
+import { halfDayTimes, periodOf, requestedTimeOf } from '../absence-requests/absence-requests.presenter.js';
 import type { HomeOfficeCalendarEntryView } from './home-office.schemas.js';
 
 export interface CalendarFilters {

@@ -16,7 +16,8 @@ import { absenceAmounts } from '../absence-requests/absence-amounts.js';
 import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, type AbsenceTableRow } from '../absence-requests/absence-requests.queries.js';
 import { validatorPlan, type ValidatorPlan } from '../absence-requests/approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from '../absence-requests/ledger-writes.js';
-import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
+import { homeOfficeCalendar, type CalendarFilters } from './home-office-calendar.js';
+import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeCalendarEntryView, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
 
 type Refusals = Map<CalendarDay, { reason: InvalidDateReason; message: string }>;
 
@@ -66,6 +67,11 @@ function bookedRefusals(live: AbsenceTableRow[], dates: CalendarDay[]): Refusals
 
 export class HomeOfficeRequestsService {
   constructor(private readonly ctx: AppContext) {}
+
+  /** The company home-office calendar the caller may read (home-office-calendar.ts), as of the tenant's today. */
+  async calendar(tenant: Tenant, principal: Principal, filters: CalendarFilters): Promise<HomeOfficeCalendarEntryView[]> {
+    return homeOfficeCalendar(this.ctx.db, tenant, principal, await tenantToday(this.ctx, tenant), filters);
+  }
 
   /** The created rows, in date order. */
   async request(tenant: Tenant, principal: Principal, employeeId: string, body: HomeOfficeRequestInput): Promise<AbsenceRow[]> {

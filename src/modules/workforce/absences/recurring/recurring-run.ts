@@ -14,7 +14,7 @@ import type { Clock } from '../../../../platform/clock.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { defineJob } from '../../../../platform/jobs/jobs.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { storedType } from '../absence-requests/absence-view.js';
+import { storedType } from '../absence-requests/absence-requests.presenter.js';
 import { insertAbsenceRequests } from '../absence-requests/absence-requests.queries.js';
 import { applyAdjustment } from '../absence-requests/balances.js';
 import { adjustmentRow } from '../absence-requests/ledger-writes.js';
