@@ -11,16 +11,12 @@ import {
   updatePlanningStatus,
   type PlanningStatusRow,
 } from './planning-statuses.queries.js';
-import type { CreatePlanningStatusInput, PlanningStatusView, UpdatePlanningStatusInput } from './planning-statuses.schemas.js';
+import type { CreatePlanningStatusInput, UpdatePlanningStatusInput } from './planning-statuses.schemas.js';
 
 export type { PlanningStatusRow };
 
 const NOT_FOUND = 'Planning status not found.';
 const NAME_TAKEN = [{ match: 'planning_statuses', field: 'name', message: 'The name has already been taken.' }];
-
-export function presentPlanningStatus(row: PlanningStatusRow): PlanningStatusView {
-  return { id: row.id, name: row.name, parentId: row.parent_id, color: row.color, createdAt: row.created_at, updatedAt: row.updated_at };
-}
 
 /** The tenant's planning statuses: what schedules and their entries are marked with. */
 export class PlanningStatusesService {

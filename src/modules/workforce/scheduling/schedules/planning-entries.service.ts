@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { fullName, nameOrderOf, lockEmployee, tenantToday, employeeNamesByIds } from '../../organisation/index.js';
+import { nameOrderOf, lockEmployee, tenantToday, employeeNamesByIds } from '../../organisation/index.js';
 import { planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
 import { addDays, isoWeekday } from '../../shared/index.js';
 import { checkBooking, slotsOf, windowOf } from './schedule-rules.js';
@@ -19,12 +19,14 @@ import {
   findEntry,
   insertEntry,
   overlappingEntries,
+  parseIds,
   updateEntry,
   type PlanningEntryRow,
   type ScheduleRow,
 } from './schedules.queries.js';
 import type { CreateEntryInput, PlanningEntryView, PlanningWeekView, UpdateEntryInput } from './schedules.schemas.js';
-import { checkStatusPair, parseIds, SchedulesService } from './schedules.service.js';
+import { presentPlanningEntry } from './planning-entries.presenter.js';
+import { checkStatusPair, SchedulesService } from './schedules.service.js';
 
 export type { PlanningEntryRow };
 
@@ -54,27 +56,7 @@ export class PlanningEntriesService {
       ),
     ]);
     const personById = new Map(people.map((p) => [p.id, p]));
-    const ref = (id: string | null) => {
-      const status = id ? statuses.get(id) : undefined;
-      return status ? { id: status.id, name: status.name } : null;
-    };
-    return rows.map((row) => {
-      const person = personById.get(row.employee_id);
-      return {
-        id: row.id,
-        scheduleId: row.schedule_id,
-        employeeId: row.employee_id,
-        employeeName: person ? fullName(person, order) : '',
-        date: row.day,
-        startTime: row.start_time,
-        endTime: row.end_time,
-        status: ref(row.status_id),
-        subStatus: ref(row.sub_status_id),
-        note: row.note,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
-    });
+    return rows.map((row) => presentPlanningEntry(row, personById.get(row.employee_id), order, statuses));
   }
 
   async get(tenant: Tenant, scheduleId: string, entryId: string): Promise<PlanningEntryRow> {

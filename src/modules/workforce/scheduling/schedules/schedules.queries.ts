@@ -9,6 +9,9 @@ import type { Executor } from '../../../../db/database.js';
 export type ScheduleRow = Selectable<ScheduleTable>;
 export type PlanningEntryRow = Selectable<PlanningEntryTable>;
 
+/** A JSON array of ids as a schedule stores them (`status_filters`). */
+export const parseIds = (json: string) => JSON.parse(json) as string[];
+
 export interface ScheduleFilters {
   search?: string;
   isActive?: boolean;

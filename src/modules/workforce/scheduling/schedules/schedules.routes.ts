@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { resourceRoutes } from '../../../../http/resource-routes.js';
 import { DataEnvelope } from '../../../../http/schema.js';
-import { principalOf } from '../../../../platform/auth/auth-plugin.js';
 import type { AppContext } from '../../../../platform/context.js';
-import { tenantOf } from '../../../../platform/tenancy.js';
 import { PbxParams } from '../../shared/index.js';
 import { PlanningEntriesService, type PlanningEntryRow } from './planning-entries.service.js';
+import { SCHEDULES_DOCS } from './schedules.docs.js';
 import {
   AssignableEmployee,
   CreateEntryBody,
@@ -26,26 +25,24 @@ import { SchedulesService, type ScheduleRow } from './schedules.service.js';
 /** Any user token of the PBX and the PBX key read; administrators and the PBX key manage. */
 const READERS = { user: true, pbx: true } as const;
 const MANAGERS = { user: 'admin', pbx: true } as const;
-const SHAPE =
-  'Flat schedule with every relation resolved: department (the first covered department, null when none), status and subStatus (always loaded here: null when unset), ' +
-  'scope (the raw selection with names; only the list of scopeType is filled), departments (covered), employees (the assignable pool).';
 
 /** Shift schedules (schedule management), their assignable employees, and their planning entries. */
 export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
   const service = new SchedulesService(ctx);
   const entries = new PlanningEntriesService(ctx);
+  const group = { tags: ['Workforce: schedules and planning'], docs: SCHEDULES_DOCS };
   const schedules = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce: schedules and planning'],
+    ...group,
     schema: Schedule,
     present: (rows: ScheduleRow[], { call }) => service.present(call.tenant, rows),
   });
   const pool = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce: schedules and planning'],
+    ...group,
     schema: AssignableEmployee,
     present: (rows: AssignableEmployeeView[]) => rows,
   });
   const planning = resourceRoutes(app, ctx.config.baseUrl, {
-    tags: ['Workforce: schedules and planning'],
+    ...group,
     schema: PlanningEntry,
     present: (rows: PlanningEntryRow[], { call }) => entries.present(call.tenant, rows),
   });
@@ -53,8 +50,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   schedules.list('/:pbx_id/schedule-management', {
     auth: READERS,
     operationId: 'listSchedules',
-    summary: 'Shift schedules of the PBX (paginated)',
-    description: `Any user of the PBX and the PBX key. search matches the name; filter[isActive]; sort name (default) or created_at. Each item: ${SHAPE}`,
     params: PbxParams,
     querystring: ScheduleListQuery,
     defaultSort: [{ field: 'name', direction: 'asc' }],
@@ -63,8 +58,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   schedules.read('/:pbx_id/schedule-management/:schedule', {
     auth: READERS,
     operationId: 'getSchedule',
-    summary: 'One shift schedule, relations resolved',
-    description: `Readable by any authenticated user of the PBX (403 for a user of another PBX); 404 for an unknown, deleted or another tenant's schedule. ${SHAPE}`,
     params: ScheduleParams,
     envelope: 'flat',
     load: ({ tenant, params }) => service.get(tenant, params.schedule),
@@ -72,11 +65,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   schedules.create('/:pbx_id/schedule-management', {
     auth: MANAGERS,
     operationId: 'createSchedule',
-    summary: 'Create a shift schedule (administrators, PBX API key)',
-    description:
-      'scopeType company | department (default) | employees, with scope holding at least one live id of that type only (another list filled, an empty or unknown selection: 422 on scope.<list>). ' +
-      'daysOfWeek default Monday to Friday; dayStartTime/dayEndTime both or neither (neither = the whole day), the end after the start, holding at least one slot; ' +
-      'slotDurationMinutes 5-720, default SCHEDULE_SLOT_MINUTES (30); statusId a live status, subStatusId a live sub-status of it; statusFilters live statuses; isActive default true. Answers the flat schedule (201).',
     params: PbxParams,
     body: CreateScheduleBody,
     envelope: 'flat',
@@ -85,10 +73,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   schedules.update('/:pbx_id/schedule-management/:schedule', {
     auth: MANAGERS,
     operationId: 'updateSchedule',
-    summary: 'Change a shift schedule (administrators, PBX API key)',
-    description:
-      'Changes the fields sent, with the rules of the create; a new scopeType needs its scope list. A new statusId without subStatusId clears the sub-status. ' +
-      'Entries already booked stay as they are. Answers the flat schedule.',
     params: ScheduleParams,
     body: UpdateScheduleBody,
     envelope: 'flat',
@@ -97,51 +81,29 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   schedules.delete('/:pbx_id/schedule-management/:schedule', {
     auth: MANAGERS,
     operationId: 'deleteSchedule',
-    summary: 'Delete a shift schedule (administrators, PBX API key)',
-    description: 'Soft delete: the schedule and its entries leave every list and grid, and stop counting as bookings of their employees.',
     params: ScheduleParams,
     run: ({ tenant, params }) => service.remove(tenant, params.schedule),
   });
   pool.all('/:pbx_id/schedule-management/:schedule/employees', {
     auth: READERS,
     operationId: 'listScheduleEmployees',
-    summary: 'The employees a schedule may assign, ordered by name',
-    description:
-      'Only employees with a contract active today, whatever the scope: company = contracted with a selected company, department = contracted in a selected department, employees = the selected people. ' +
-      "Each with the department of their most recent contract active today (both null when it has none) and fullName in the tenant's name order. " +
-      'For slot pickers; it supersedes filtering the user list by the schedule\u2019s group. The same list is the schedule\u2019s employees. Booking anyone else is 422.',
     params: ScheduleParams,
     fetch: async ({ tenant, params }) => service.assignable(tenant, await service.get(tenant, params.schedule)),
   });
 
-  app.route({
+  // The week grid answers its own shape (days and their slots with the entries in them), not a schedule.
+  schedules.route('/:pbx_id/schedule-management/:schedule/planning', {
     method: 'GET',
-    url: '/:pbx_id/schedule-management/:schedule/planning',
-    config: { auth: READERS },
-    schema: {
-      tags: ['Workforce: schedules and planning'],
-      operationId: 'getSchedulePlanning',
-      summary: "A schedule's week grid: each day's slots and the entries booked in them",
-      description:
-        'Any user of the PBX and its PBX key (the path’s pbx_id must be the caller’s PBX, else 403). week: any day of the ISO week (default the tenant\u2019s current week). Listed weekdays show every slot of the window; isScheduled is false on other days and on every day of an inactive schedule (which takes no bookings). ' +
-        'An entry shows in each slot it covers.',
-      params: ScheduleParams,
-      querystring: PlanningWeekQuery,
-      response: { 200: DataEnvelope(PlanningWeek) },
-    },
-    handler: async (request) => {
-      const { params, query } = request as unknown as { params: { schedule: string }; query: { week?: string } };
-      return { data: await entries.week(tenantOf(principalOf(request)), params.schedule, query.week) };
-    },
+    auth: READERS,
+    operationId: 'getSchedulePlanning',
+    params: ScheduleParams,
+    querystring: PlanningWeekQuery,
+    response: { 200: DataEnvelope(PlanningWeek) },
+    handle: async ({ tenant, params, query }) => ({ data: await entries.week(tenant, params.schedule, query.week) }),
   });
   planning.create('/:pbx_id/schedule-management/:schedule/entries', {
     auth: MANAGERS,
     operationId: 'createPlanningEntry',
-    summary: 'Book an employee into slots of a day (administrators, PBX API key)',
-    description:
-      '422: the schedule is inactive; the date is not on its daysOfWeek; startTime/endTime off the slot grid or outside the window (endTime defaults to one slot later); ' +
-      'the employee outside the assignable list; the employee already booked at an overlapping time that day in any schedule of the PBX (the message names the entry); ' +
-      'a status not live, a sub-status not of the status, or a status outside statusFilters. Status and sub-status default to the schedule\u2019s.',
     params: ScheduleParams,
     body: CreateEntryBody,
     run: ({ tenant, params, body }) => entries.book(tenant, params.schedule, body),
@@ -149,8 +111,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   planning.update('/:pbx_id/schedule-management/:schedule/entries/:entry', {
     auth: MANAGERS,
     operationId: 'updatePlanningEntry',
-    summary: "Change a planning entry's status, sub-status or note (administrators, PBX API key)",
-    description: 'To move a booking, delete it and book again. A new statusId without subStatusId clears the sub-status.',
     params: EntryParams,
     body: UpdateEntryBody,
     run: ({ tenant, params, body }) => entries.update(tenant, params.schedule, params.entry, body),
@@ -158,8 +118,6 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
   planning.delete('/:pbx_id/schedule-management/:schedule/entries/:entry', {
     auth: MANAGERS,
     operationId: 'deletePlanningEntry',
-    summary: 'Unbook a planning entry (administrators, PBX API key)',
-    description: "Another schedule's or tenant's entry is 404.",
     params: EntryParams,
     run: ({ tenant, params }) => entries.unbook(tenant, params.schedule, params.entry),
   });

@@ -3,8 +3,8 @@ import type { PageRequest, SortTerm } from '../../../../db/paging.js';
 import type { AppContext } from '../../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../../platform/errors.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { companiesByIds, departmentsByIds, employeeNamesByIds, fullName, liveIdsIn, nameOrderOf, tenantToday } from '../../organisation/index.js';
-import { findPlanningStatus, planningStatusesByIds, type PlanningStatusRow } from '../planning-statuses/planning-statuses.queries.js';
+import { companiesByIds, departmentsByIds, employeeNamesByIds, liveIdsIn, nameOrderOf, tenantToday } from '../../organisation/index.js';
+import { findPlanningStatus, planningStatusesByIds } from '../planning-statuses/planning-statuses.queries.js';
 import type { ScopeType } from '../scheduling.tables.js';
 import { resolvePools } from './schedule-pool.js';
 import { checkWindow } from './schedule-rules.js';
@@ -15,9 +15,11 @@ import {
   replaceScopeItems,
   scopeItems,
   updateSchedule,
+  parseIds,
   type ScheduleFilters,
   type ScheduleRow,
 } from './schedules.queries.js';
+import { presentSchedule } from './schedules.presenter.js';
 import type { AssignableEmployeeView, ScheduleView, UpdateScheduleInput } from './schedules.schemas.js';
 
 export type { ScheduleRow };
@@ -25,9 +27,6 @@ export type { ScheduleRow };
 const NOT_FOUND = 'Schedule not found.';
 const SCOPE_KEY: Record<ScopeType, 'companies' | 'departments' | 'employees'> = { company: 'companies', department: 'departments', employees: 'employees' };
 const WORKDAYS = [1, 2, 3, 4, 5];
-
-export const parseIds = (json: string) => JSON.parse(json) as string[];
-const ref = (row: PlanningStatusRow | undefined) => (row ? { id: row.id, name: row.name } : null);
 
 /** Schedules: their settings, their scope, and who they may assign. */
 export class SchedulesService {
@@ -82,39 +81,8 @@ export class SchedulesService {
         rows.flatMap((r) => [r.status_id, r.sub_status_id]),
       ),
     ]);
-    const personById = new Map(people.map((p) => [p.id, p]));
-    return rows.map((row, index) => {
-      const selected = items.get(row.id) ?? [];
-      const pick = (type: ScopeType) => (row.scope_type === type ? selected : []);
-      const named = (map: Map<string, { name: string }>) => (id: string) => ({ id, name: map.get(id)?.name ?? '' });
-      const pool = pools[index];
-      return {
-        id: row.id,
-        name: row.name,
-        department: pool.departments[0] ? { id: pool.departments[0].id, name: pool.departments[0].name ?? '' } : null,
-        scopeType: row.scope_type,
-        scope: {
-          companies: pick('company').map(named(companies)),
-          departments: pick('department').map(named(departments)),
-          employees: pick('employees').map((id) => {
-            const person = personById.get(id);
-            return { id, fullName: person ? fullName(person, order) : '' };
-          }),
-        },
-        departments: pool.departments,
-        employees: pool.employees,
-        daysOfWeek: JSON.parse(row.days_of_week) as number[],
-        dayStartTime: row.day_start_time,
-        dayEndTime: row.day_end_time,
-        slotDurationMinutes: row.slot_duration_minutes,
-        status: ref(row.status_id ? statuses.get(row.status_id) : undefined),
-        subStatus: ref(row.sub_status_id ? statuses.get(row.sub_status_id) : undefined),
-        statusFilters: parseIds(row.status_filters),
-        isActive: row.is_active === 1,
-        createdAt: row.created_at,
-        updatedAt: row.updated_at,
-      };
-    });
+    const lookups = { order, companies, departments, people: new Map(people.map((p) => [p.id, p])), statuses };
+    return rows.map((row, index) => presentSchedule(row, items.get(row.id) ?? [], pools[index], lookups));
   }
 
   async create(tenant: Tenant, body: UpdateScheduleInput & { name: string; scope: NonNullable<UpdateScheduleInput['scope']> }): Promise<ScheduleRow> {
