@@ -5,11 +5,12 @@ const TS = 'varchar(32)';
 const DATE = 'varchar(10)';
 
 /**
- * Workforce II (modules/workforce/absences): the time-tracking ledger. One row per absence,
- * home-office day, illness, special leave or overtime adjustment, with its amounts computed once
- * against the employee's own day; one approval entry per validator; the validators a department
- * names for its employees' requests; and the paid-leave balance a contract keeps (in days), which
- * approvals of legal absences debit.
+ * Workforce II (modules/workforce/absences/absence-requests; the department validators belong to
+ * the organisation, the contracts' leave balance to time): the time-tracking ledger. One row per
+ * absence, home-office day, illness, special leave or overtime adjustment, with its amounts
+ * computed once against the employee's own day; one approval entry per validator; the validators a
+ * department names for its employees' requests; and the paid-leave balance a contract keeps (in
+ * days), which approvals of legal absences debit.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -6,10 +6,10 @@ const TS = 'varchar(32)';
 const onPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
- * Workforce III (modules/workforce/recurring, absence-types): the tenant's absence types, the
- * recurring transaction templates whose runs credit or debit a contract's balance, and on the
- * ledger the two columns that mark a row as such a run's balance adjustment. A run copies the
- * template's sub_type (up to 64 characters) and note (up to 65,535) into the ledger row, so
+ * Workforce III (modules/workforce/absences: recurring/, absence-types/): the tenant's absence
+ * types, the recurring transaction templates whose runs credit or debit a contract's balance, and
+ * on the ledger the two columns that mark a row as such a run's balance adjustment. A run copies
+ * the template's sub_type (up to 64 characters) and note (up to 65,535) into the ledger row, so
  * PostgreSQL's narrower ledger columns are widened (SQLite does not enforce declared lengths).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {

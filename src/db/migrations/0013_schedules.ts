@@ -4,8 +4,8 @@ const ID = 'varchar(36)';
 const TS = 'varchar(32)';
 
 /**
- * Shift schedules (modules/workforce/schedules, planning-statuses): the tenant's planning
- * statuses (a status, or a sub-status of one), schedules with their scope (companies,
+ * Shift schedules (modules/workforce/scheduling: schedules/, planning-statuses/): the tenant's
+ * planning statuses (a status, or a sub-status of one), schedules with their scope (companies,
  * departments or employees) and their planning entries (an employee booked into slots of a day).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
