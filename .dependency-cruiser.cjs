@@ -104,6 +104,20 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/.+', pathNot: '^src/modules/[^/]+/index\\.ts$' },
     },
     {
+      name: 'routes-read-no-queries',
+      severity: 'error',
+      comment: 'A routes file maps HTTP onto services: rows and their types come through the service, never from *.queries.',
+      from: { path: '\\.routes\\.ts$' },
+      to: { path: '\\.queries\\.ts$' },
+    },
+    {
+      name: 'routes-get-the-caller-from-the-helper',
+      severity: 'error',
+      comment: "The caller and its tenant come from the route helper's call (http/resource-routes.ts); routes files import auth and tenancy for types only.",
+      from: { path: '\\.routes\\.ts$' },
+      to: { path: '^src/platform/(auth/|tenancy\\.ts$)', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'no-orphans',
       severity: 'error',
       comment: 'A file nothing imports is dead code (tests, type declarations and entry points aside).',

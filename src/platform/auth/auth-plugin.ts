@@ -2,9 +2,9 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Unauthorized } from '../errors.js';
 import type { AppContext } from '../context.js';
-import { tenantInPath, tenantOf, type Tenant } from '../tenancy.js';
+import { tenantInPath } from '../tenancy.js';
 import { Authenticator, tokenFromHeader } from './authenticate.js';
-import { refusal, requireUser, type Principal, type RouteAuth, type UserPrincipal } from './principal.js';
+import { refusal, type Principal, type RouteAuth } from './principal.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,10 +72,3 @@ export function principalOf(request: FastifyRequest): Principal {
   return request.principal;
 }
 
-export function userPrincipalOf(request: FastifyRequest): UserPrincipal {
-  return requireUser(principalOf(request));
-}
-
-export function tenantOfRequest(request: FastifyRequest): Tenant {
-  return tenantOf(principalOf(request));
-}
