@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import { TypeCompiler, type TypeCheck } from '@sinclair/typebox/compiler';
+import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { IntegrationScope } from '../auth/principal.js';
 
 /**
@@ -29,7 +30,8 @@ const KIND_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 const SUBJECT_NAME = /^[a-z][a-z0-9_]*$/;
 
 const registry = new Map<string, EventKind>();
-const checks = new Map<string, TypeCheck<TSchema>>();
+const checks = new Map<string, ValidateFunction>();
+let ajv: Ajv | undefined;
 
 /**
  * Registers a kind; domains call it at import time (like `defineJob`), so the registry lists every
@@ -60,9 +62,20 @@ export function eventKind(name: string): EventKind | undefined {
   return registry.get(name);
 }
 
-/** Whether `data` is what the kind declares (compiled once per kind). */
+/**
+ * Whether `data` is what the kind declares (compiled once per kind). Checked by ajv with the
+ * formats, as the API's own schemas are: the domains build event data from the same helpers
+ * (`Nullable`'s type lists, `StringEnum`, `format: uuid`), which TypeBox's own compiler refuses or
+ * fails without registered formats.
+ */
 export function isEventData<S extends TSchema>(kind: EventKind<S>, data: unknown): data is Static<S> {
   let check = checks.get(kind.kind);
-  if (!check) checks.set(kind.kind, (check = TypeCompiler.Compile(kind.data)));
-  return check.Check(data);
+  if (!check) {
+    if (!ajv) {
+      ajv = new Ajv({ strict: false, allErrors: false });
+      addFormats.default(ajv);
+    }
+    checks.set(kind.kind, (check = ajv.compile(kind.data)));
+  }
+  return check(data) === true;
 }
