@@ -33,6 +33,7 @@ import { SharedRedis } from './platform/redis.js';
 import { registerModules } from './modules/index.js';
 import { JobWorker } from './platform/jobs/jobs.js';
 import { eventBusFor } from './platform/events/event-bus.js';
+import { WebhookDispatcher } from './platform/webhooks/subscription-dispatch.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -119,9 +120,14 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (config.jobWorkerEnabled) app.addHook('onReady', async () => jobs.start());
   // Pruning is background work too: done by the instances that run it.
   if (config.jobWorkerEnabled) app.addHook('onReady', async () => ctx.events.startPruning());
+  // So is turning committed events into webhook subscriptions' deliveries.
+  const webhookDispatcher = new WebhookDispatcher(ctx, { log: app.log });
+  app.decorate('webhookDispatcher', webhookDispatcher);
+  if (config.jobWorkerEnabled) app.addHook('onReady', async () => webhookDispatcher.start());
 
   app.addHook('onClose', async () => {
     await jobs.stop();
+    await webhookDispatcher.close();
     await ctx.events.close();
     await stopBroadcast?.();
     ctx.mailer.close();

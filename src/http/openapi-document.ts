@@ -102,6 +102,7 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
     'Shift schedules of a company or department, the employees they may plan, the planning entries by day, and the planning statuses entries carry.',
   'Integration API keys': 'Keys the PBX’s administrators create for integrations, each limited to its scopes; created, revealed and revoked here.',
   Webhooks: 'Signed outbound events (Standard Webhooks): the delivery log and the PBX’s signing secret and its rotation.',
+  'Webhook subscriptions': 'Live events delivered as signed webhooks to the URLs the PBX’s administrators subscribe, by kind and subject.',
   'Audit trail': 'Who did what in the PBX, newest first.',
 };
 

@@ -21,6 +21,7 @@ import * as amiTenantContext from './0019_ami_tenant_context.js';
 import * as pbxText from './0020_pbx_text.js';
 import * as soundPlayable from './0021_sound_playable.js';
 import * as events from './0022_events.js';
+import * as webhookSubscriptions from './0023_webhook_subscriptions.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_pbx_text': pbxText,
   '0021_sound_playable': soundPlayable,
   '0022_events': events,
+  '0023_webhook_subscriptions': webhookSubscriptions,
 };

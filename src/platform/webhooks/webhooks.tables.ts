@@ -1,4 +1,4 @@
-import type { Timestamp } from '../../db/columns.js';
+import type { Flag, Timestamp } from '../../db/columns.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -36,7 +36,39 @@ export interface WebhookSigningSecretTable {
   rotated_at: Timestamp;
 }
 
+/**
+ * A subscription to a tenant's live events (platform/events), each delivered as a webhook to `url`.
+ * It receives what its owner may receive (`mayReceive`, with the owner as it stands at dispatch).
+ */
+export interface WebhookSubscriptionTable {
+  id: string;
+  pbx_id: string;
+  /** The owner, who created it: nothing is delivered while the owner is disabled or deleted. */
+  user_id: string;
+  url: string;
+  /** JSON array of kind patterns: names and `<prefix>.*` (platform/events/kind-patterns.ts). */
+  kinds: string;
+  /** Only events about subjects of this type, when set. */
+  subject_type: string | null;
+  /** Only events about this subject, when set. */
+  subject_id: string | null;
+  description: string | null;
+  active: Flag;
+  /** The tenant's newest event number when it was created or last activated: it receives the later ones only. */
+  after_seq: number;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** How far a tenant's events have been turned into deliveries for its subscriptions (subscription-dispatch.ts). */
+export interface WebhookDispatchCursorTable {
+  pbx_id: string;
+  last_seq: number;
+}
+
 export interface WebhookTables {
   webhook_deliveries: WebhookDeliveryTable;
   webhook_signing_secrets: WebhookSigningSecretTable;
+  webhook_subscriptions: WebhookSubscriptionTable;
+  webhook_dispatch_cursors: WebhookDispatchCursorTable;
 }
