@@ -59,7 +59,9 @@ export { twinningsOfUsers } from './twinnings/twinnings.queries.js';
 export { findWebrtc } from './webrtc/webrtc.queries.js';
 export { sipDevicesOfUsers } from './sip-devices/sip-devices.queries.js';
 /** Who the parties of a call are (calls: the engine's call records), and the demo call history's extension numbers. */
-export { extensionsByNumber, devicesByUsername, type CallParty } from './call-parties.js';
+export { extensionsByNumber, devicesByUsername, type CallParty, type DeviceParty } from './call-parties.js';
+/** A SIP device's presence, which the calls engine hears from the PBX (live events). */
+export { deviceRegistered, deviceUnregistered, devicePresenceAudience, PRESENT_STATUSES, ABSENT_STATUSES } from './sip-devices/sip-devices.events.js';
 export { extensionsOfUsers } from './extensions/extensions.queries.js';
 /** What config-push compiles: the tenant's live telephony, as plain data. */
 export {

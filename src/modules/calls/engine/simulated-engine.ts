@@ -5,9 +5,9 @@ import { defineJob } from '../../../platform/jobs/jobs.js';
 import { ingestCdrs } from '../cdrs/cdrs.service.js';
 import type { IngestCdrView } from '../cdrs/cdrs.schemas.js';
 import { callTimeOf } from '../cdrs/call-time.js';
-import { findPlacedCall, updatePlacedCall } from './pbx-engine.queries.js';
+import { findPlacedCall } from './pbx-engine.queries.js';
 import { originateAction } from './ami/asterisk-engine.js';
-import { endPlacedCall } from '../origination/placed-calls.js';
+import { advancePlacedCall, endPlacedCall, linkPlacedCallRecord } from '../origination/placed-calls.js';
 import { maskedText } from './ami/protocol.js';
 import type { OriginateRequest, OriginateResult, PbxEngine, RingEndpoint } from './engine.js';
 import type { Tenant } from '../../../platform/tenancy.js';
@@ -151,18 +151,23 @@ export async function simulatedCdr(ctx: AppContext, payload: SimulatedCallPayloa
   };
 }
 
-/** Produces the simulated call's record once the call would be over. */
+/**
+ * Produces the simulated call's record once the call would be over, and tells the rest of its
+ * story then: the caller's first endpoint answered (the simulation's own leg always is), the call
+ * is recorded and has ended.
+ */
 export const simulatedCallJob = defineJob<SimulatedCallPayload>({
   kind: 'calls.simulated_cdr',
   maxAttempts: 3,
   async run(ctx, payload) {
     const tenant = { pbxId: payload.pbxId };
     const record = await simulatedCdr(ctx, payload);
+    await advancePlacedCall(ctx, tenant, payload.callId, 'answered');
     await ingestCdrs(ctx, tenant, [record], 'simulated');
     const placed = await findPlacedCall(ctx.db, tenant, payload.callId);
     if (placed) {
       const outcome = record.receivers[record.receivers.length - 1].status;
-      await updatePlacedCall(ctx.db, tenant, placed.id, { cdr_id: String(record.cdr_id), updated_at: ctx.clock.now().toISOString() });
+      await linkPlacedCallRecord(ctx, tenant, placed.id, record.cdr_id);
       await endPlacedCall(ctx, tenant, placed.id, 'ended', outcome.toLowerCase());
     }
   },
@@ -178,21 +183,25 @@ export class SimulatedEngine implements PbxEngine {
 
   async originate(request: OriginateRequest): Promise<OriginateResult> {
     const runAt = new Date(this.ctx.clock.now().getTime() + this.ctx.config.simulatedCdrDelaySeconds * 1000);
-    await simulatedCallJob.enqueue(
-      this.ctx.db,
-      this.ctx.clock,
-      {
-        pbxId: request.pbxId,
-        callId: request.callId,
-        placedAt: this.ctx.clock.now().toISOString(),
-        userId: request.user.id,
-        userName: request.user.name,
-        callerNumber: request.anonymous ? 'anonymous' : (request.callerId?.number ?? ''),
-        destination: request.destination,
-        endpoints: request.endpoints,
-      },
-      { runAt },
-    );
+    // The simulated PBX takes the call at once: the caller's endpoints ring while its record is due.
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await simulatedCallJob.enqueue(
+        trx,
+        this.ctx.clock,
+        {
+          pbxId: request.pbxId,
+          callId: request.callId,
+          placedAt: this.ctx.clock.now().toISOString(),
+          userId: request.user.id,
+          userName: request.user.name,
+          callerNumber: request.anonymous ? 'anonymous' : (request.callerId?.number ?? ''),
+          destination: request.destination,
+          endpoints: request.endpoints,
+        },
+        { runAt },
+      );
+      await advancePlacedCall(this.ctx, { pbxId: request.pbxId }, request.callId, 'ringing', {}, trx);
+    });
     const message = 'Originate successfully queued (simulated engine)';
     // The trace shows the Originate the Asterisk engine would send, answered by the simulator.
     const trace = request.trace

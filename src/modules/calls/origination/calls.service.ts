@@ -5,9 +5,9 @@ import type { AppContext } from '../../../platform/context.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findWebrtc, identitiesAvailableToUsers, sipDevicesOfUsers, twinningsOfUsers } from '../../directory/index.js';
 import { EngineFailure, type RingEndpoint } from '../engine/engine.js';
-import { findPlacedCall, insertPlacedCall } from '../engine/pbx-engine.queries.js';
+import { findPlacedCall } from '../engine/pbx-engine.queries.js';
 import { assertPublicUrl } from '../../../platform/webhooks/url-guard.js';
-import { endPlacedCall } from './placed-calls.js';
+import { advancePlacedCall, endPlacedCall, recordPlacedCall } from './placed-calls.js';
 import { presentPlacedCall } from './calls.presenter.js';
 import { engineFor } from '../engine/pbx-engine.service.js';
 import { findCallingUser } from './calls.queries.js';
@@ -88,9 +88,9 @@ export class CallsService {
     const actionId = `pbxapi-${callId}`;
     const engine = await engineFor(this.ctx, tenant);
     const name = `${user.first_name} ${user.last_name}`.trim();
-    // Recorded before the engine is asked, so its events (which may come at once) find the call.
+    // Recorded (with its `call.placed`) before the engine is asked, so its events (which may come at once) find the call.
     const now = this.ctx.clock.now().toISOString();
-    await insertPlacedCall(this.ctx.db, {
+    await recordPlacedCall(this.ctx, {
       id: callId,
       pbx_id: tenant.pbxId,
       user_id: user.id,
@@ -125,15 +125,7 @@ export class CallsService {
       if (error instanceof EngineFailure) await endPlacedCall(this.ctx, tenant, callId, 'failed', error.message);
       throw error;
     }
-    if (result.answered) {
-      await this.ctx.db
-        .updateTable('placed_calls')
-        .set({ status: 'answered', updated_at: this.ctx.clock.now().toISOString() })
-        .where('pbx_id', '=', tenant.pbxId)
-        .where('id', '=', callId)
-        .where('status', 'in', ['queued', 'ringing'])
-        .execute();
-    }
+    if (result.answered) await advancePlacedCall(this.ctx, tenant, callId, 'answered');
     return {
       status: 'success',
       message: 'The call is being placed: your endpoints ring first, then the destination is dialled.',

@@ -18,13 +18,14 @@ import {
 } from '../pbx-engine.queries.js';
 import { devicesByUsername, extensionsByNumber } from '../../../directory/index.js';
 import { queueNamesOf } from '../../../routing/index.js';
-import { endPlacedCall } from '../../origination/placed-calls.js';
+import { advancePlacedCall, endPlacedCall, linkPlacedCallRecord } from '../../origination/placed-calls.js';
 import type { RingEndpoint } from '../engine.js';
 import { hangupCause, originateReason } from './causes.js';
 import { AmiError, type AmiClient } from './client.js';
 import { connectAmi, type AmiHostGuard } from './host-guard.js';
 import { AmiMessage, type AmiFields } from './protocol.js';
 import type { AmiConnection } from './asterisk-engine.js';
+import { applyContactStatus, ContactPresence } from './presence.js';
 
 const CALL_TIME = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 type Leg = IngestCdrView['receivers'][number];
@@ -340,7 +341,8 @@ async function ingestCdrLeg(ctx: AppContext, tenant: Tenant, event: AmiMessage, 
   if (!record) return;
   await ingestCdrs(ctx, tenant, [record], 'ami', { replace: legs.length > 1 });
   const placed = await findPlacedCallByUniqueid(ctx.db, tenant, key);
-  if (placed && placed.cdr_id !== String(record.cdr_id)) {
+  if (placed?.cdr_id === null) await linkPlacedCallRecord(ctx, tenant, placed.id, record.cdr_id);
+  else if (placed && String(placed.cdr_id) !== String(record.cdr_id)) {
     await updatePlacedCall(ctx.db, tenant, placed.id, { cdr_id: String(record.cdr_id), updated_at: ctx.clock.now().toISOString() });
   }
 }
@@ -350,10 +352,14 @@ export async function cdrFromAmiEvent(ctx: AppContext, tenant: Tenant, event: Am
   return cdrFromAmiLegs(ctx, tenant, callKeyOf(event), [event], await amiZoneOf(ctx.db, tenant));
 }
 
-/** Applies one AMI event: call progress of calls placed here, and Cdr events into the history. */
-export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: AmiMessage, options: { checkZone?: ZoneCheck } = {}): Promise<void> {
+/** Applies one AMI event: call progress of calls placed here, Cdr events into the history, the SIP devices' presence. */
+export async function handleAmiEvent(
+  ctx: AppContext,
+  tenant: Tenant,
+  event: AmiMessage,
+  options: { checkZone?: ZoneCheck; presence?: ContactPresence } = {},
+): Promise<void> {
   const name = event.get('Event')?.toLowerCase();
-  const now = ctx.clock.now().toISOString();
   if (name === 'originateresponse') {
     const placed = await findPlacedCallByAction(ctx.db, event.get('ActionID') ?? '');
     if (!placed || placed.pbx_id !== tenant.pbxId) return;
@@ -361,12 +367,12 @@ export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: Ami
     if (event.get('Response')?.toLowerCase() !== 'success') {
       await endPlacedCall(ctx, tenant, placed.id, 'failed', `${reason.text} (OriginateResponse reason ${event.get('Reason') ?? 'missing'})`);
     } else if (placed.status === 'queued' || placed.status === 'ringing') {
-      await updatePlacedCall(ctx.db, tenant, placed.id, { status: 'answered', reason: reason.text, updated_at: now });
+      await advancePlacedCall(ctx, tenant, placed.id, 'answered', { reason: reason.text });
     }
   } else if (name === 'newchannel' || name === 'hangup') {
     const placed = await findPlacedCallByUniqueid(ctx.db, tenant, event.get('Uniqueid') ?? '');
     if (!placed) return;
-    if (name === 'newchannel' && placed.status === 'queued') await updatePlacedCall(ctx.db, tenant, placed.id, { status: 'ringing', updated_at: now });
+    if (name === 'newchannel' && placed.status === 'queued') await advancePlacedCall(ctx, tenant, placed.id, 'ringing');
     if (name === 'hangup') {
       const cause = hangupCause(event.get('Cause'));
       await endPlacedCall(
@@ -379,6 +385,8 @@ export async function handleAmiEvent(ctx: AppContext, tenant: Tenant, event: Ami
     }
   } else if (name === 'cdr') {
     await ingestCdrLeg(ctx, tenant, event, options.checkZone);
+  } else if (name === 'contactstatus') {
+    await applyContactStatus(ctx, tenant, event, options.presence);
   }
 }
 
@@ -493,9 +501,11 @@ export class AmiEventListener {
     let client: AmiClient | null = null;
     try {
       client = await connectAmi(this.ctx.config, this.connection, { guard: this.options.guard });
+      // The devices' presence as this connection hears it (only its changes are events); a reconnect starts afresh, it may have missed some.
+      const presence = new ContactPresence();
       client.on('event', (event) => {
         this.chain = this.chain
-          .then(() => handleAmiEvent(this.ctx, this.tenant, event, { checkZone: this.zoneFor }))
+          .then(() => handleAmiEvent(this.ctx, this.tenant, event, { checkZone: this.zoneFor, presence }))
           .catch((error: unknown) => this.options.log?.warn({ err: error }, 'AMI event not applied'));
       });
       client.on('close', () => this.retry());
