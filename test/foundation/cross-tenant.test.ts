@@ -7,6 +7,7 @@ import { createApiKey } from '../../src/platform/auth/api-keys.js';
 import { issueUserToken } from '../../src/platform/auth/tokens.js';
 import { INTEGRATION_SCOPES } from '../../src/platform/auth/principal.js';
 import { enqueueWebhook } from '../../src/platform/webhooks/webhooks.js';
+import { insertWebhookSubscription } from '../../src/platform/webhooks/subscriptions.js';
 
 /** The parts of an OpenAPI schema this test reads to write a request body the route accepts. */
 interface Schema {
@@ -110,7 +111,7 @@ describe('no operation with a path id crosses tenants', () => {
       (await db.selectFrom(table).select('user_id').where('id', '=', String(id)).executeTakeFirstOrThrow()).user_id;
     aAdminToken = await issueUserToken(db, t.ctx.clock, { id: a.admin.id, pbx_id: a.pbx_id }, { name: 'test', ttlSeconds: 3600 });
     const member = a.users.find((user) => user.id !== a.admin.id)!;
-    // What the demo seed does not make: a user setting and a webhook delivery of tenant A.
+    // What the demo seed does not make: a user setting, a webhook delivery and a webhook subscription of tenant A.
     await t.app.inject({
       method: 'POST',
       url: `${base}/users/${member.id}/user-settings`,
@@ -126,6 +127,12 @@ describe('no operation with a path id crosses tenants', () => {
       url: 'https://hooks.example.net/pbx',
       data: {},
     });
+    const subscription = await insertWebhookSubscription(db, t.ctx.clock, {
+      pbxId: a.pbx_id,
+      userId: a.admin.id,
+      url: 'https://hooks.example.net/pbx-events',
+      kinds: ['contact_import.*'],
+    });
     const integrationKey = await db
       .selectFrom('api_keys')
       .select('id')
@@ -137,6 +144,7 @@ describe('no operation with a path id crosses tenants', () => {
     aValues = {
       apiKey: integrationKey.id,
       delivery,
+      subscription: subscription.id,
       user: member.id,
       extension: String(samples.extension),
       sipDevice: String(samples.sip_device),
