@@ -17,7 +17,7 @@ export async function contactGroupRoutes(app: FastifyInstance, { ctx }: { ctx: A
     tags: ['Contact groups'],
     docs: CONTACT_GROUPS_DOCS,
     schema: ContactGroup,
-    scope: ({ tenant, principal }) => contacts.actorOf(tenant, principal),
+    scope: ({ tenant, principal }) => contacts.callerOf(tenant, principal),
     present: (rows: GroupRow[]) => service.present(rows),
   });
 

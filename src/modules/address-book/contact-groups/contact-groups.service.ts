@@ -10,7 +10,8 @@ import type { ContactGroupInput } from './contact-groups.schemas.js';
 import { deleteGroup, findGroup, insertGroup, listGroups, liveUserIds, replaceGroupUsers, updateGroup } from './contact-groups.queries.js';
 import { groupUsersOf, type GroupRow } from '../contacts/contacts.queries.js';
 import { presentGroup } from '../contacts/contacts.presenter.js';
-import type { Actor } from '../contacts/contacts.service.js';
+import type { ContactCaller } from '../contacts/contacts.service.js';
+import { canManageGroups } from '../contacts/contact.policy.js';
 import { existsInPbx } from '../../../platform/references.js';
 
 export type { GroupRow };
@@ -38,48 +39,48 @@ export class ContactGroupsService {
     return rows.map((row) => presentGroup(row, users.get(row.id) ?? []));
   }
 
-  list(actor: Actor, search: string | undefined, sort: SortTerm[], page: PageRequest) {
-    return listGroups(this.ctx.db, actor.viewer.tenant, search, sort, page);
+  list(caller: ContactCaller, search: string | undefined, sort: SortTerm[], page: PageRequest) {
+    return listGroups(this.ctx.db, caller.tenant, search, sort, page);
   }
 
-  async get(actor: Actor, id: string): Promise<GroupRow> {
-    const row = await findGroup(this.ctx.db, actor.viewer.tenant, id);
+  async get(caller: ContactCaller, id: string): Promise<GroupRow> {
+    const row = await findGroup(this.ctx.db, caller.tenant, id);
     if (!row) throw new NotFound(GROUP_NOT_FOUND);
     return row;
   }
 
-  async create(actor: Actor, body: ContactGroupInput): Promise<GroupRow> {
-    this.assertManager(actor);
-    const fields = await this.validate(actor.viewer.tenant, body);
+  async create(caller: ContactCaller, body: ContactGroupInput): Promise<GroupRow> {
+    this.assertManager(caller);
+    const fields = await this.validate(caller.tenant, body);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
     await this.write(async (trx) => {
-      await insertGroup(trx, { id, pbx_id: actor.viewer.tenant.pbxId, ...fields, created_at: now, updated_at: now });
+      await insertGroup(trx, { id, pbx_id: caller.tenant.pbxId, ...fields, created_at: now, updated_at: now });
       await replaceGroupUsers(trx, id, body.users ?? []);
     });
-    return this.get(actor, id);
+    return this.get(caller, id);
   }
 
-  async update(actor: Actor, id: string, body: ContactGroupInput): Promise<GroupRow> {
-    await this.get(actor, id);
-    this.assertManager(actor);
-    const fields = await this.validate(actor.viewer.tenant, body);
+  async update(caller: ContactCaller, id: string, body: ContactGroupInput): Promise<GroupRow> {
+    await this.get(caller, id);
+    this.assertManager(caller);
+    const fields = await this.validate(caller.tenant, body);
     await this.write(async (trx) => {
-      await updateGroup(trx, actor.viewer.tenant, id, { ...fields, updated_at: this.ctx.clock.now().toISOString() });
+      await updateGroup(trx, caller.tenant, id, { ...fields, updated_at: this.ctx.clock.now().toISOString() });
       await replaceGroupUsers(trx, id, body.users ?? []);
     });
-    return this.get(actor, id);
+    return this.get(caller, id);
   }
 
   /** Deletes the group; its contacts stay, they only leave the group. */
-  async remove(actor: Actor, id: string): Promise<void> {
-    await this.get(actor, id);
-    this.assertManager(actor);
-    await deleteGroup(this.ctx.db, actor.viewer.tenant, id);
+  async remove(caller: ContactCaller, id: string): Promise<void> {
+    await this.get(caller, id);
+    this.assertManager(caller);
+    await deleteGroup(this.ctx.db, caller.tenant, id);
   }
 
-  private assertManager(actor: Actor): void {
-    if (!actor.canManageGlobal) throw new Forbidden('You may not manage contact groups.');
+  private assertManager(caller: ContactCaller): void {
+    if (!canManageGroups(caller.actor)) throw new Forbidden('You may not manage contact groups.');
   }
 
   private async write(work: (trx: Transaction<DB>) => Promise<void>) {

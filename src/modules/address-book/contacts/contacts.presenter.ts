@@ -3,6 +3,7 @@ import { perUserFields } from '../../../http/principal-fields.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import type { Contact, ContactGroup, ContactView, HandlingStrategy } from './contacts.schemas.js';
 import type { ContactRelations, ContactRow, GroupRow, NumberRow, UserRefRow } from './contacts.queries.js';
+import { canEdit, type ContactActor } from './contact.policy.js';
 
 const flag = (value: number) => value === 1;
 type ContactNumberView = ContactView['numbers'][number];
@@ -56,14 +57,13 @@ export function parseHandling(stored: string | null): Static<typeof HandlingStra
 
 export interface PresentOptions {
   principal: Principal;
-  /** Whether the viewing user may manage global contacts (decides `editable`). */
-  canManageGlobal: boolean;
+  /** The caller to the contact policy (decides `editable`). */
+  actor: ContactActor;
   includeOwner: boolean;
 }
 
 /** A contact as the contract names it; `editable` and `is_favorite` only for user tokens. */
 export function presentContact(row: ContactRow, relations: ContactRelations, options: PresentOptions): Static<typeof Contact> {
-  const userId = options.principal.kind === 'user' ? options.principal.userId : null;
   const owner = row.private_owner_id ? (relations.owners.get(row.private_owner_id) ?? null) : null;
   return {
     id: row.id,
@@ -80,7 +80,7 @@ export function presentContact(row: ContactRow, relations: ContactRelations, opt
     is_private: row.private_owner_id !== null,
     private_owner_id: row.private_owner_id,
     ...perUserFields(options.principal, () => ({
-      editable: row.private_owner_id ? row.private_owner_id === userId : options.canManageGlobal,
+      editable: canEdit(options.actor, row),
       is_favorite: relations.favorites.has(row.id),
     })),
     groups: (relations.groups.get(row.id) ?? []).map((g) => presentGroup(g, g.users)),

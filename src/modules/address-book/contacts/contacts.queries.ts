@@ -8,6 +8,7 @@ import { pagedQuery } from '../../../db/paging.js';
 import { valuesQuery } from '../../../db/values-query.js';
 import { trashedScope } from '../../../db/soft-delete.js';
 import type { Executor } from '../../../db/database.js';
+import { whereVisibleTo, type ContactActor } from './contact.policy.js';
 
 export type ContactRow = Selectable<ContactTable>;
 export type NumberRow = Selectable<ContactNumberTable>;
@@ -17,15 +18,6 @@ export interface UserRefRow {
   first_name: string;
   last_name: string;
   email: string;
-}
-
-/**
- * Who is looking: a user sees the PBX's global contacts and its own private ones; an API key
- * (userId null) sees global contacts only.
- */
-export interface Viewer {
-  tenant: Tenant;
-  userId: string | null;
 }
 
 export interface ContactFilters {
@@ -38,26 +30,31 @@ export interface ContactFilters {
   trashed?: TrashedFilter;
 }
 
-/** What selects the contacts someone sees: the tenant, the viewing user (absent for an API key), and the trashed filter. */
+/**
+ * What selects the contacts someone sees: the tenant, the actor flattened into query values (the
+ * user absent for an API key), and the trashed filter.
+ */
 interface VisibleScope {
   pbxId: string;
   userId?: string | null;
+  managesGlobal?: boolean;
   trashed?: TrashedFilter;
 }
 
-const viewerScope = (viewer: Viewer): VisibleScope => ({ pbxId: viewer.tenant.pbxId, userId: viewer.userId });
+const actorScope = (tenant: Tenant, actor: ContactActor): VisibleScope => ({ pbxId: tenant.pbxId, userId: actor.userId, managesGlobal: actor.managesGlobal });
 
+/** The rows of the tenant the actor may see, as the policy's SQL says. */
 function visible(db: Executor, scope: VisibleScope) {
-  let query = db.selectFrom('contacts').where('contacts.pbx_id', '=', scope.pbxId);
-  const userId = scope.userId;
-  query = userId
-    ? query.where((eb) => eb.or([eb('contacts.private_owner_id', 'is', null), eb('contacts.private_owner_id', '=', userId)]))
-    : query.where('contacts.private_owner_id', 'is', null);
+  const actor: ContactActor = { userId: scope.userId ?? null, managesGlobal: scope.managesGlobal === true };
+  const query = db
+    .selectFrom('contacts')
+    .where('contacts.pbx_id', '=', scope.pbxId)
+    .where((eb) => whereVisibleTo(eb, actor));
   return trashedScope(query, scope.trashed, 'contacts.deleted_at');
 }
 
 /**
- * What selects a contact list: what the viewer sees, and each filter that is set. A search comes
+ * What selects a contact list: what the actor sees, and each filter that is set. A search comes
  * as three patterns: `search` for names (lower case), `numberSearch` for the numbers as typed, and
  * `digitsSearch` for the normalised numbers when the search has 3 digits or more.
  */
@@ -154,20 +151,20 @@ function filtered(db: Executor, scope: ContactScope) {
 
 const contactPage = pagedQuery({ scoped: filtered, columns: (query) => query.selectAll('contacts'), choices: ['trashed'], qualify: 'contacts' });
 
-export function listContacts(db: Executor, viewer: Viewer, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
-  return contactPage(db, { ...viewerScope(viewer), ...filters, ...searchPatterns(filters.search) }, sort, page);
+/** A page of the contacts the actor sees. */
+export function listContacts(db: Executor, tenant: Tenant, actor: ContactActor, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
+  return contactPage(db, { ...actorScope(tenant, actor), ...filters, ...searchPatterns(filters.search) }, sort, page);
 }
 
-export function findVisibleContact(db: Executor, viewer: Viewer, id: string, trashed: TrashedFilter = 'without') {
-  return visible(db, { ...viewerScope(viewer), trashed })
-    .selectAll('contacts')
-    .where('contacts.id', '=', id)
-    .executeTakeFirst();
+/** A contact of the tenant, whoever may see it (the service asks the policy). */
+export function findContact(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without') {
+  const query = db.selectFrom('contacts').selectAll('contacts').where('contacts.pbx_id', '=', tenant.pbxId).where('contacts.id', '=', id);
+  return trashedScope(query, trashed, 'contacts.deleted_at').executeTakeFirst();
 }
 
-/** Contacts whose numbers include `e164` (the lookup index: pbx_id, phone_number). */
-export function contactsByNumber(db: Executor, viewer: Viewer, e164: string) {
-  return visible(db, viewerScope(viewer))
+/** The contacts the actor sees whose numbers include `e164` (the lookup index: pbx_id, phone_number). */
+export function contactsByNumber(db: Executor, tenant: Tenant, actor: ContactActor, e164: string) {
+  return visible(db, actorScope(tenant, actor))
     .selectAll('contacts')
     .where((eb) =>
       eb.exists(
@@ -175,7 +172,7 @@ export function contactsByNumber(db: Executor, viewer: Viewer, e164: string) {
           .selectFrom('contact_numbers')
           .select('contact_numbers.id')
           .whereRef('contact_numbers.contact_id', '=', 'contacts.id')
-          .where('contact_numbers.pbx_id', '=', viewer.tenant.pbxId)
+          .where('contact_numbers.pbx_id', '=', tenant.pbxId)
           .where('contact_numbers.phone_number', '=', e164),
       ),
     )

@@ -29,7 +29,7 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     docs: CONTACTS_DOCS,
     schema: Contact,
     // Who is asking, with the permissions that decide what they see and may change: once per request.
-    scope: ({ tenant, principal }) => service.actorOf(tenant, principal),
+    scope: ({ tenant, principal }) => service.callerOf(tenant, principal),
     present: (rows: ContactRow[], { call, include }) => service.present(call.scope, rows, include.has('private_owner')),
   });
 
@@ -106,7 +106,7 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     operationId: 'blockContact',
     params: ContactParams,
     body: Type.Optional(BlockBody),
-    run: ({ scope, params, body }) => service.setBlocked(scope, params.contact, body?.scope ?? (scope.viewer.userId ? 'user' : 'global'), true),
+    run: ({ scope, params, body }) => service.setBlocked(scope, params.contact, body?.scope ?? (scope.actor.userId ? 'user' : 'global'), true),
   });
   contacts.action('/contacts/:contact/block', {
     method: 'DELETE',
@@ -114,7 +114,7 @@ export async function contactRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     operationId: 'unblockContact',
     params: ContactParams,
     querystring: BlockQuery,
-    run: ({ scope, params, query }) => service.setBlocked(scope, params.contact, query.scope ?? (scope.viewer.userId ? 'user' : 'global'), false),
+    run: ({ scope, params, query }) => service.setBlocked(scope, params.contact, query.scope ?? (scope.actor.userId ? 'user' : 'global'), false),
   });
 
   contacts.route('/contacts/lookup', {

@@ -16,8 +16,8 @@ import {
   contactsByNumber,
   deleteNumbersExcept,
   existingGroupIds,
+  findContact,
   findUserInPbx,
-  findVisibleContact,
   insertContactRow,
   insertNumberRows,
   listContacts,
@@ -30,20 +30,20 @@ import {
   updateNumberRow,
   type ContactFilters,
   type ContactRow,
-  type Viewer,
+  type MarkTable,
 } from './contacts.queries.js';
+import { canBlock, canCreate, canEdit, canFavorite, canSee, contactActor, type ContactActor } from './contact.policy.js';
 import { presentContact } from './contacts.presenter.js';
 import { toE164 } from './phone.js';
 import { existsInPbx } from '../../../platform/references.js';
 
 export type { ContactRow };
 
-/** The caller as the address book sees it. */
-export interface Actor {
+/** The caller as the address book sees it: its principal, its tenant, and what it is to the contact policy. */
+export interface ContactCaller {
   principal: Principal;
-  viewer: Viewer;
-  /** A user with `allow_manage_global_contacts`, or an integration key with the `contacts` scope. */
-  canManageGlobal: boolean;
+  tenant: Tenant;
+  actor: ContactActor;
 }
 
 const CONTACT_NOT_FOUND = 'Contact not found.';
@@ -77,54 +77,54 @@ export interface PreparedNumber {
 export class ContactsService {
   constructor(private readonly ctx: AppContext) {}
 
-  async actorOf(tenant: Tenant, principal: Principal): Promise<Actor> {
-    if (principal.kind === 'user') {
-      const user = await findUserInPbx(this.ctx.db, tenant, principal.userId);
-      return { principal, viewer: { tenant, userId: principal.userId }, canManageGlobal: user?.allow_manage_global_contacts === 1 };
-    }
-    return { principal, viewer: { tenant, userId: null }, canManageGlobal: principal.kind === 'integration' };
+  /** Once per request (the routes' scope): a user token's user is read for its global-contacts right. */
+  async callerOf(tenant: Tenant, principal: Principal): Promise<ContactCaller> {
+    const user = principal.kind === 'user' ? await findUserInPbx(this.ctx.db, tenant, principal.userId) : undefined;
+    return { principal, tenant, actor: contactActor(principal, user) };
   }
 
-  async present(actor: Actor, rows: ContactRow[], includeOwner = false) {
-    const relations = await loadRelations(this.ctx.db, rows, actor.viewer.userId);
-    return rows.map((row) => presentContact(row, relations, { principal: actor.principal, canManageGlobal: actor.canManageGlobal, includeOwner }));
+  async present(caller: ContactCaller, rows: ContactRow[], includeOwner = false) {
+    const relations = await loadRelations(this.ctx.db, rows, caller.actor.userId);
+    return rows.map((row) => presentContact(row, relations, { principal: caller.principal, actor: caller.actor, includeOwner }));
   }
 
-  list(actor: Actor, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
-    return listContacts(this.ctx.db, actor.viewer, filters, sort, page);
+  list(caller: ContactCaller, filters: ContactFilters, sort: SortTerm[], page: PageRequest) {
+    return listContacts(this.ctx.db, caller.tenant, caller.actor, filters, sort, page);
   }
 
   /** The contract's contact read: anything not visible is a 403 carrying a not-found message. */
-  async read(actor: Actor, id: string): Promise<ContactRow> {
-    const row = await findVisibleContact(this.ctx.db, actor.viewer, id);
-    if (!row) throw new Forbidden(CONTACT_NOT_FOUND);
+  async read(caller: ContactCaller, id: string): Promise<ContactRow> {
+    const row = await findContact(this.ctx.db, caller.tenant, id);
+    if (!row || !canSee(caller.actor, row)) throw new Forbidden(CONTACT_NOT_FOUND);
     return row;
   }
 
-  async get(actor: Actor, id: string, trashed: 'without' | 'only' = 'without'): Promise<ContactRow> {
-    const row = await findVisibleContact(this.ctx.db, actor.viewer, id, trashed);
-    if (!row) throw new NotFound(CONTACT_NOT_FOUND);
+  async get(caller: ContactCaller, id: string, trashed: 'without' | 'only' = 'without'): Promise<ContactRow> {
+    const row = await findContact(this.ctx.db, caller.tenant, id, trashed);
+    if (!row || !canSee(caller.actor, row)) throw new NotFound(CONTACT_NOT_FOUND);
     return row;
   }
 
-  private assertEditable(actor: Actor, row: ContactRow): void {
-    const editable = row.private_owner_id ? row.private_owner_id === actor.viewer.userId : actor.canManageGlobal;
-    if (!editable) throw new Forbidden('You may not edit this contact.');
+  /** A visible contact the caller may edit (404 when it may not see it, 403 when it only may). */
+  private async editable(caller: ContactCaller, id: string, trashed: 'without' | 'only' = 'without'): Promise<ContactRow> {
+    const row = await this.get(caller, id, trashed);
+    if (!canEdit(caller.actor, row)) throw new Forbidden('You may not edit this contact.');
+    return row;
   }
 
-  async create(actor: Actor, body: ContactInput): Promise<ContactRow> {
-    const prepared = await this.validate(actor, body, null);
+  async create(caller: ContactCaller, body: ContactInput): Promise<ContactRow> {
+    const prepared = await this.validate(caller, body, null);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
     await this.write(async (trx) => {
-      await insertContactRow(trx, { id, pbx_id: actor.viewer.tenant.pbxId, ...prepared.fields, created_at: now, updated_at: now });
+      await insertContactRow(trx, { id, pbx_id: caller.tenant.pbxId, ...prepared.fields, created_at: now, updated_at: now });
       await insertNumberRows(
         trx,
         prepared.numbers.map((n, position) => ({
           ...n,
           id: randomUUID(),
           contact_id: id,
-          pbx_id: actor.viewer.tenant.pbxId,
+          pbx_id: caller.tenant.pbxId,
           position,
           created_at: now,
           updated_at: now,
@@ -132,16 +132,15 @@ export class ContactsService {
       );
       await replaceGroups(trx, id, prepared.groups);
     });
-    return this.get(actor, id);
+    return this.get(caller, id);
   }
 
   /** PUT replaces the contact: fields left out are cleared, numbers and groups become the ones sent. */
-  async update(actor: Actor, id: string, body: ContactInput): Promise<ContactRow> {
-    const current = await this.get(actor, id);
-    this.assertEditable(actor, current);
-    const prepared = await this.validate(actor, body, id);
+  async update(caller: ContactCaller, id: string, body: ContactInput): Promise<ContactRow> {
+    await this.editable(caller, id);
+    const prepared = await this.validate(caller, body, id);
     const now = this.ctx.clock.now().toISOString();
-    const tenant = actor.viewer.tenant;
+    const tenant = caller.tenant;
     await this.write(async (trx) => {
       await updateContactRow(trx, tenant, id, { ...prepared.fields, updated_at: now });
       // Numbers already on the contact keep their id and created_at.
@@ -164,65 +163,68 @@ export class ContactsService {
       await insertNumberRows(trx, fresh);
       await replaceGroups(trx, id, prepared.groups);
     });
-    return this.get(actor, id);
+    return this.get(caller, id);
   }
 
-  async remove(actor: Actor, id: string): Promise<void> {
-    this.assertEditable(actor, await this.get(actor, id));
-    await softDelete(this.ctx.db, this.ctx.clock, 'contacts', actor.viewer.tenant, id, CONTACT_NOT_FOUND);
+  async remove(caller: ContactCaller, id: string): Promise<void> {
+    await this.editable(caller, id);
+    await softDelete(this.ctx.db, this.ctx.clock, 'contacts', caller.tenant, id, CONTACT_NOT_FOUND);
   }
 
-  async restore(actor: Actor, id: string): Promise<ContactRow> {
-    this.assertEditable(actor, await this.get(actor, id, 'only'));
-    await restore(this.ctx.db, this.ctx.clock, 'contacts', actor.viewer.tenant, id, CONTACT_NOT_FOUND);
-    return this.get(actor, id);
+  async restore(caller: ContactCaller, id: string): Promise<ContactRow> {
+    await this.editable(caller, id, 'only');
+    await restore(this.ctx.db, this.ctx.clock, 'contacts', caller.tenant, id, CONTACT_NOT_FOUND);
+    return this.get(caller, id);
   }
 
-  async setFavorite(actor: Actor, id: string, favorite: boolean): Promise<ContactRow> {
-    const row = await this.get(actor, id);
-    const userId = actor.viewer.userId;
-    if (!userId) throw new Forbidden('Favorites belong to users; use a user token.');
-    if (favorite) await addMark(this.ctx.db, 'contact_favorites', id, userId, this.ctx.clock.now().toISOString());
-    else await removeMark(this.ctx.db, 'contact_favorites', id, userId);
+  async setFavorite(caller: ContactCaller, id: string, favorite: boolean): Promise<ContactRow> {
+    const row = await this.get(caller, id);
+    if (!canFavorite(caller.actor, row)) throw new Forbidden('Favorites belong to users; use a user token.');
+    await this.mark(caller, 'contact_favorites', id, favorite);
     return row;
   }
 
   /** Blocks for the caller only (`user`), or for the whole PBX (`global`, needs the global-contacts right). */
-  async setBlocked(actor: Actor, id: string, scope: 'user' | 'global', blocked: boolean): Promise<ContactRow> {
-    await this.get(actor, id);
-    if (scope === 'global') {
-      if (!actor.canManageGlobal) throw new Forbidden('You may not block contacts for the whole PBX.');
-      await updateContactRow(this.ctx.db, actor.viewer.tenant, id, { is_blocked_globally: blocked ? 1 : 0, updated_at: this.ctx.clock.now().toISOString() });
-    } else {
-      const userId = actor.viewer.userId;
-      if (!userId) throw ValidationFailed.field('scope', 'An API key can only block globally.');
-      if (blocked) await addMark(this.ctx.db, 'contact_blocks', id, userId, this.ctx.clock.now().toISOString());
-      else await removeMark(this.ctx.db, 'contact_blocks', id, userId);
-    }
-    return this.get(actor, id);
+  async setBlocked(caller: ContactCaller, id: string, scope: 'user' | 'global', blocked: boolean): Promise<ContactRow> {
+    const row = await this.get(caller, id);
+    if (!canBlock(caller.actor, row, scope))
+      throw scope === 'global'
+        ? new Forbidden('You may not block contacts for the whole PBX.')
+        : ValidationFailed.field('scope', 'An API key can only block globally.');
+    if (scope === 'global')
+      await updateContactRow(this.ctx.db, caller.tenant, id, { is_blocked_globally: blocked ? 1 : 0, updated_at: this.ctx.clock.now().toISOString() });
+    else await this.mark(caller, 'contact_blocks', id, blocked);
+    return this.get(caller, id);
+  }
+
+  /** Sets or clears the caller's own favorite or block, once the policy has allowed it (which it does for users only). */
+  private async mark(caller: ContactCaller, table: MarkTable, contactId: string, on: boolean): Promise<void> {
+    const userId = caller.actor.userId;
+    if (userId === null) throw new Error(`${table}: the policy let an API key mark a contact`);
+    if (on) await addMark(this.ctx.db, table, contactId, userId, this.ctx.clock.now().toISOString());
+    else await removeMark(this.ctx.db, table, contactId, userId);
   }
 
   /** The contacts matching a calling number, for the PBX to show a caller name. */
-  async lookup(actor: Actor, number: string): Promise<{ e164: string; rows: ContactRow[] }> {
-    const e164 = toE164(number, await countryOf(this.ctx.db, actor.viewer.tenant));
+  async lookup(caller: ContactCaller, number: string): Promise<{ e164: string; rows: ContactRow[] }> {
+    const e164 = toE164(number, await countryOf(this.ctx.db, caller.tenant));
     if (!e164) throw ValidationFailed.field('number', 'The number field must be a valid phone number.');
-    return { e164, rows: await contactsByNumber(this.ctx.db, actor.viewer, e164) };
+    return { e164, rows: await contactsByNumber(this.ctx.db, caller.tenant, caller.actor, e164) };
   }
 
   private async write(work: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
     await guardUnique(SPEED_DIAL_TAKEN, () => this.ctx.db.transaction().execute(work));
   }
 
-  private async validate(actor: Actor, body: ContactInput, contactId: string | null) {
-    const tenant = actor.viewer.tenant;
+  private async validate(caller: ContactCaller, body: ContactInput, contactId: string | null) {
+    const { tenant, actor } = caller;
     const errors: FieldErrors = {};
     const fail = (field: string, message: string) => (errors[field] ??= []).push(message);
 
+    // An owner the caller may not write is a field error, found with the others; a global contact it may not write, a 403 after them.
     const ownerId = body.private_owner_id ?? null;
-    if (ownerId !== null) {
-      if (!actor.viewer.userId) fail('private_owner_id', 'API keys manage global contacts only.');
-      else if (ownerId !== actor.viewer.userId) fail('private_owner_id', 'A contact can only be made private to yourself.');
-    }
+    if (ownerId !== null && !canCreate(actor, ownerId))
+      fail('private_owner_id', actor.userId === null ? 'API keys manage global contacts only.' : 'A contact can only be made private to yourself.');
 
     const country = await countryOf(this.ctx.db, tenant);
     const numbers: PreparedNumber[] = [];
@@ -248,7 +250,7 @@ export class ContactsService {
 
     const handling = await this.validateHandling(tenant, body.handling_strategy ?? null, fail);
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
-    if (ownerId === null && !actor.canManageGlobal) throw new Forbidden('You may not manage global contacts; set private_owner_id to your own id.');
+    if (ownerId === null && !canCreate(actor, null)) throw new Forbidden('You may not manage global contacts; set private_owner_id to your own id.');
 
     const email = body.email ?? null;
     return {
