@@ -71,4 +71,3 @@ export function principalOf(request: FastifyRequest): Principal {
   if (!request.principal) throw new Unauthorized();
   return request.principal;
 }
-
