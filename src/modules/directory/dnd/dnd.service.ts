@@ -10,6 +10,7 @@ import { findCallerIdentity } from '../caller-identities/caller-identities.queri
 import { findExtension } from '../extensions/extensions.queries.js';
 import type { BulkDndBody, CreateDndBody, ReplaceDndBody } from './dnd.schemas.js';
 import { deleteDnd, findDnd, findDndByKey, insertDnd, listDnds, updateDnd, type DndRow } from './dnd.queries.js';
+import { publishDndChanged } from './dnd.events.js';
 
 export type { DndRow } from './dnd.queries.js';
 
@@ -73,7 +74,10 @@ export class DndService {
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
-    await guardUnique(DUPLICATE, () => insertDnd(this.ctx.db, newDndRow(tenant, user.id, id, rule, now)));
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await guardUnique(DUPLICATE, () => insertDnd(trx, newDndRow(tenant, user.id, id, rule, now)));
+      await publishDndChanged(this.ctx, trx, tenant, user.id);
+    });
     return this.load(tenant, user.id, id);
   }
 
@@ -98,6 +102,7 @@ export class DndService {
           out.push({ id, status: rule.status });
         }
       }
+      await publishDndChanged(this.ctx, trx, tenant, user.id);
       return out;
     });
   }
@@ -114,16 +119,22 @@ export class DndService {
     };
     const errors = await this.check(tenant, user, rule);
     if (Object.keys(errors).length) throw new ValidationFailed(errors);
-    await guardUnique(DUPLICATE, () =>
-      updateDnd(this.ctx.db, tenant, id, { rule_key: ruleKey(rule), ...rule, status: toFlag(rule.status), updated_at: this.ctx.clock.now().toISOString() }),
-    );
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await guardUnique(DUPLICATE, () =>
+        updateDnd(trx, tenant, id, { rule_key: ruleKey(rule), ...rule, status: toFlag(rule.status), updated_at: this.ctx.clock.now().toISOString() }),
+      );
+      await publishDndChanged(this.ctx, trx, tenant, user.id);
+    });
     return this.load(tenant, user.id, id);
   }
 
   async delete(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<void> {
     const user = await this.owner(tenant, principal, userId, true);
     await this.load(tenant, user.id, id);
-    await deleteDnd(this.ctx.db, tenant, id);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await deleteDnd(trx, tenant, id);
+      await publishDndChanged(this.ctx, trx, tenant, user.id);
+    });
   }
 }
 

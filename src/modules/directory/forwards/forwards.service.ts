@@ -11,6 +11,7 @@ import { findExtensionByNumber } from '../extensions/extensions.queries.js';
 import { pbxCountry } from '../phone-numbers/phone-numbers.service.js';
 import type { CreateForwardBody, UpdateForwardBody } from './forwards.schemas.js';
 import { deleteForward, findForward, insertForward, listForwards, updateForward, type ForwardRow } from './forwards.queries.js';
+import { publishForwardChanged } from './forwards.events.js';
 
 export type { ForwardRow } from './forwards.queries.js';
 
@@ -56,20 +57,23 @@ export class ForwardsService {
     const destination = await this.destination(tenant, body.destination_type, body.destination);
     const id = randomUUID();
     const now = this.ctx.clock.now().toISOString();
-    await guardUnique(DUPLICATE, () =>
-      insertForward(this.ctx.db, {
-        id,
-        pbx_id: tenant.pbxId,
-        user_id: user.id,
-        type: body.type,
-        destination_type: body.destination_type,
-        destination,
-        delay: body.delay ?? (body.type === 'no_answer' ? 20 : 0),
-        enabled: toFlag(body.enabled ?? true),
-        created_at: now,
-        updated_at: now,
-      }),
-    );
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await guardUnique(DUPLICATE, () =>
+        insertForward(trx, {
+          id,
+          pbx_id: tenant.pbxId,
+          user_id: user.id,
+          type: body.type,
+          destination_type: body.destination_type,
+          destination,
+          delay: body.delay ?? (body.type === 'no_answer' ? 20 : 0),
+          enabled: toFlag(body.enabled ?? true),
+          created_at: now,
+          updated_at: now,
+        }),
+      );
+      await publishForwardChanged(this.ctx, trx, tenant, user.id);
+    });
     return this.get(tenant, user.id, id);
   }
 
@@ -81,22 +85,28 @@ export class ForwardsService {
     const destination = destinationChanged
       ? await this.destination(tenant, destinationType, body.destination !== undefined ? body.destination : row.destination)
       : row.destination;
-    await guardUnique(DUPLICATE, () =>
-      updateForward(this.ctx.db, tenant, id, {
-        ...(body.type !== undefined ? { type: body.type } : {}),
-        destination_type: destinationType,
-        destination,
-        ...(body.delay !== undefined ? { delay: body.delay } : {}),
-        ...(body.enabled !== undefined ? { enabled: toFlag(body.enabled) } : {}),
-        updated_at: this.ctx.clock.now().toISOString(),
-      }),
-    );
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await guardUnique(DUPLICATE, () =>
+        updateForward(trx, tenant, id, {
+          ...(body.type !== undefined ? { type: body.type } : {}),
+          destination_type: destinationType,
+          destination,
+          ...(body.delay !== undefined ? { delay: body.delay } : {}),
+          ...(body.enabled !== undefined ? { enabled: toFlag(body.enabled) } : {}),
+          updated_at: this.ctx.clock.now().toISOString(),
+        }),
+      );
+      await publishForwardChanged(this.ctx, trx, tenant, user.id);
+    });
     return this.get(tenant, user.id, id);
   }
 
   async delete(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<void> {
     const user = await this.owner(tenant, principal, userId, true);
     await this.get(tenant, user.id, id);
-    await deleteForward(this.ctx.db, tenant, id);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await deleteForward(trx, tenant, id);
+      await publishForwardChanged(this.ctx, trx, tenant, user.id);
+    });
   }
 }

@@ -4,6 +4,8 @@ import { isoIn } from '../../../platform/clock.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findInCallState, saveInCallState } from './in-call.queries.js';
 import { DEFAULT_IN_CALL_TTL, type InCallState, type ReportInCallBody } from './in-call.schemas.js';
+import { inCallChanged } from './in-call.events.js';
+import { userStateAudience } from '../shared/user-state.js';
 
 export type InCallView = Static<typeof InCallState>;
 
@@ -11,15 +13,19 @@ export type InCallView = Static<typeof InCallState>;
 export class InCallService {
   constructor(private readonly ctx: AppContext) {}
 
+  /** Stores the report and publishes it (`user.in_call_changed`) in one transaction. */
   async report(tenant: Tenant, userId: string, body: Static<typeof ReportInCallBody>): Promise<InCallView> {
     const ttl = body.ttl_seconds ?? DEFAULT_IN_CALL_TTL;
-    await saveInCallState(this.ctx.db, {
-      user_id: userId,
-      pbx_id: tenant.pbxId,
-      in_call: body.in_call ? 1 : 0,
-      in_call_updated_at: this.ctx.clock.now().toISOString(),
-      expires_at: isoIn(this.ctx.clock, ttl),
-      ttl_seconds: ttl,
+    const state = { in_call_updated_at: this.ctx.clock.now().toISOString(), expires_at: isoIn(this.ctx.clock, ttl), ttl_seconds: ttl };
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await saveInCallState(trx, { user_id: userId, pbx_id: tenant.pbxId, in_call: body.in_call ? 1 : 0, ...state });
+      await this.ctx.events.publish(trx, {
+        pbxId: tenant.pbxId,
+        kind: inCallChanged,
+        subject: { type: 'user', id: userId },
+        audience: userStateAudience(userId),
+        data: { user_id: userId, in_call: body.in_call, ...state },
+      });
     });
     return this.current(tenant, userId);
   }
