@@ -2,11 +2,14 @@ import type { Static } from '@sinclair/typebox';
 import type { ConfigFile } from './compiler/index.js';
 import type { DiffSummary } from './diff.js';
 import type { ConfigurationPush, ConfigurationVersion, ConfigurationVersionDetail } from './config-push.schemas.js';
-import type { ConfigVersionRow } from './versions/versions.queries.js';
+import type { ConfigVersionRow, PUSH_COLUMNS } from './versions/versions.queries.js';
 
 const filesOf = (row: ConfigVersionRow) => JSON.parse(row.files) as ConfigFile[];
 
-export function presentPush(row: ConfigVersionRow): Static<typeof ConfigurationPush> {
+/** What a push's answer shows of its version (PUSH_COLUMNS), not its files. */
+export type PushRow = Pick<ConfigVersionRow, (typeof PUSH_COLUMNS)[number]>;
+
+export function presentPush(row: PushRow): Static<typeof ConfigurationPush> {
   return {
     id: row.id,
     version: row.version,

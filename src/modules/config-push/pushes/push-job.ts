@@ -3,7 +3,8 @@ import { defineJob, type JobLog, type RunningJob } from '../../../platform/jobs/
 import type { Tenant } from '../../../platform/tenancy.js';
 import { ConfigurationRefused, deliverConfiguration, type ConfigurationDeliveryHooks } from '../../calls/index.js';
 import { openSecret, type ConfigFile } from '../compiler/index.js';
-import { findVersionById, laterVersionIn, lastDoneVersion, updateVersionIf } from '../versions/versions.queries.js';
+import { findPushById, findVersionById, laterVersionIn, lastDoneVersion, updateVersionIf } from '../versions/versions.queries.js';
+import { publishPushProgress } from './pushes.events.js';
 import { isFinal, PushTurn, PushTurnLost, silentLog } from './push-lease.js';
 
 export { pushLeaseName } from './push-lease.js';
@@ -116,7 +117,13 @@ export const pushJob = defineJob<PushPayload>({
     const before = await findVersionById(ctx.db, tenant, payload.pushId);
     // Never over a final status: a version another run delivered (or failed) stays as it was.
     const changes = { status: 'failed', reason: error, updated_at: stamp, finished_at: stamp } as const;
-    if (!before || !(await updateVersionIf(ctx.db, tenant, payload.pushId, { from: ['queued', 'delivering', 'reloading'] }, changes))) return;
+    if (!before) return;
+    const failed = await ctx.db.transaction().execute(async (trx) => {
+      const updated = await updateVersionIf(trx, tenant, payload.pushId, { from: ['queued', 'delivering', 'reloading'] }, changes);
+      if (updated) await publishPushProgress(ctx, trx, tenant, await findPushById(trx, tenant, payload.pushId));
+      return updated;
+    });
+    if (!failed) return;
     log.info(
       { pbx_id: payload.pbxId, push_id: payload.pushId, version: before.version, from: before.status, to: 'failed', reason: error },
       `configuration push: version ${before.version} ${before.status} → failed`,

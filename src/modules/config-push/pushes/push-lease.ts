@@ -11,7 +11,8 @@ import type { JobLog, RunningJob } from '../../../platform/jobs/jobs.js';
 import { acquireLease, releaseLease } from '../../../platform/leases.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { ConfigPushStatus, ConfigVersionTable } from '../config-push.tables.js';
-import { findVersionById, updateVersionIf, type ConfigVersionRow } from '../versions/versions.queries.js';
+import { findPushById, findVersionById, updateVersionIf, type ConfigVersionRow } from '../versions/versions.queries.js';
+import { publishPushProgress } from './pushes.events.js';
 
 /** The lease that lets one delivery at a time reach a PBX, whichever instance runs it. */
 export const pushLeaseName = (pbxId: string) => `config-push:${pbxId}`;
@@ -160,20 +161,25 @@ export class PushTurn {
 
   /**
    * Sets the version's status to `to` (with `changes`), only from the status this delivery last
-   * saw or set and only while it holds the PBX lease (one statement); logs the change. A version
+   * saw or set and only while it holds the PBX lease (one statement), with its progress event; logs the change. A version
    * that moved on (another runner recorded it) loses the turn: PushTurnLost, nothing written.
    */
   async record(to: ConfigPushStatus, changes: VersionChanges): Promise<void> {
     await this.confirm();
     const from = this.status;
     const now = this.ctx.clock.now().toISOString();
-    const changed = await updateVersionIf(
-      this.ctx.db,
-      this.tenant,
-      this.row.id,
-      { from: [from], lease: { name: this.name, holder: this.holder, now } },
-      { ...changes, status: to },
-    );
+    // The change and its progress event in one transaction.
+    const changed = await this.ctx.db.transaction().execute(async (trx) => {
+      const updated = await updateVersionIf(
+        trx,
+        this.tenant,
+        this.row.id,
+        { from: [from], lease: { name: this.name, holder: this.holder, now } },
+        { ...changes, status: to },
+      );
+      if (updated) await publishPushProgress(this.ctx, trx, this.tenant, await findPushById(trx, this.tenant, this.row.id));
+      return updated;
+    });
     if (!changed) {
       const reason = `version ${this.row.version} is no longer ${from} under this delivery's lease, so ${to} is not recorded`;
       this.lose(reason);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Insertable } from 'kysely';
 import type { AppContext } from '../../../platform/context.js';
 import type { Principal } from '../../../platform/auth/principal.js';
 import { recordAudit } from '../../../platform/audit/audit.js';
@@ -19,7 +20,8 @@ import type { DiffSummary } from '../diff.js';
 import { routingSnapshot } from '../../routing/index.js';
 import type { ConfigVersionRow } from '../versions/versions.queries.js';
 import type { PageRequest, SortTerm } from '../../../db/paging.js';
-import type { ConfigPushStatus } from '../config-push.tables.js';
+import type { ConfigPushStatus, ConfigVersionTable } from '../config-push.tables.js';
+import type { PushRow } from '../config-push.presenter.js';
 import {
   findVersion,
   findVersionById,
@@ -33,6 +35,7 @@ import {
   updateVersion,
 } from '../versions/versions.queries.js';
 import { pushJob } from './push-job.js';
+import { publishPushProgress } from './pushes.events.js';
 import { PUSH_INTERVAL_SECONDS, PushTooSoon } from './push-limit.js';
 
 export type { ConfigVersionRow };
@@ -244,7 +247,7 @@ export class ConfigPushService {
       const base = await lastDoneVersion(trx, tenant);
       const { summary } = diffFiles(base ? filesOf(base) : [], compiled.files, base?.version ?? null);
       const manifest = manifestFile(compiled, { version, generatedAt: stamp, pbxId: tenant.pbxId });
-      await insertVersion(trx, {
+      const row: Insertable<ConfigVersionTable> & PushRow = {
         id,
         pbx_id: tenant.pbxId,
         version,
@@ -266,7 +269,8 @@ export class ConfigPushService {
         updated_at: stamp,
         started_at: null,
         finished_at: null,
-      });
+      };
+      await insertVersion(trx, row);
       const jobId = await pushJob.enqueue(trx, ctx.clock, { pbxId: tenant.pbxId, pushId: id });
       await updateVersion(trx, tenant, id, { job_id: jobId });
       await recordAudit(trx, ctx.clock, {
@@ -277,6 +281,7 @@ export class ConfigPushService {
         details: { version, hash: compiled.hash, rollback_of: rollbackOf, additions: summary.additions, deletions: summary.deletions },
         requestId,
       });
+      await publishPushProgress(ctx, trx, tenant, row);
     });
     return (await findVersionById(ctx.db, tenant, id))!;
   }

@@ -83,6 +83,29 @@ export async function updateVersionIf(
   return Number(result.numUpdatedRows) > 0;
 }
 
+/** The columns a push's answer (and its progress event) shows: the version without its files. */
+export const PUSH_COLUMNS = [
+  'id',
+  'version',
+  'status',
+  'reason',
+  'engine',
+  'hash',
+  'rollback_of',
+  'reloaded',
+  'principal_kind',
+  'principal_id',
+  'user_id',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+
+/** A push as its answer shows it, without the files. */
+export function findPushById(db: Executor, tenant: Tenant, id: string) {
+  return db.selectFrom('config_versions').select(PUSH_COLUMNS).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirstOrThrow();
+}
+
 export function findVersionById(db: Executor, tenant: Tenant, id: string) {
   return db.selectFrom('config_versions').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
 }
