@@ -59,6 +59,12 @@ when it runs on SQLite, without SMTP_URL or without BASE_URL.`,
     details: 'Built as the server builds it, on a throw-away in-memory database: the configured one is not opened.',
     options: [],
   },
+  asyncapi: {
+    usage: ['asyncapi'],
+    summary: 'print the AsyncAPI document of the live events the server serves at /api/v1/asyncapi.json',
+    details: 'Built as the server builds it, on a throw-away in-memory database: the configured one is not opened.',
+    options: [],
+  },
   'tenant create': {
     usage: ['tenant create --name NAME [--country LU] [--timezone Europe/Luxembourg] [--plan standard] [--rate-limit N]'],
     summary: 'create a PBX (a tenant); prints it as JSON',
@@ -254,7 +260,7 @@ async function run(argv: string[]): Promise<void> {
   if (args.length > (COMMANDS[name].args ?? 0)) throw new UsageError(`${name} does not take the argument "${args[COMMANDS[name].args ?? 0]}"`);
   const [arg] = args;
   const config = loadConfig();
-  if (name !== 'openapi') process.stderr.write(`${databaseLine(config)}\n`);
+  if (name !== 'openapi' && name !== 'asyncapi') process.stderr.write(`${databaseLine(config)}\n`);
   switch (name) {
     case 'serve':
       return (await loadServer()).serve(config);
@@ -278,7 +284,9 @@ async function run(argv: string[]): Promise<void> {
       });
     }
     case 'openapi':
-      return printOpenApi(config);
+      return printDocument(config, 'openapi');
+    case 'asyncapi':
+      return printDocument(config, 'asyncapi');
     case 'tenant create':
       return withDatabase(config, true, async (database) => {
         const rateLimit = values['rate-limit'] === undefined ? null : Number(values['rate-limit']);
@@ -387,15 +395,17 @@ async function withDatabase(
   }
 }
 
-/** The document as the server builds it, from an app on a throw-away database, with no background work. */
-async function printOpenApi(config: Config): Promise<void> {
+/** The OpenAPI or AsyncAPI document as the server builds it, from an app on a throw-away database, with no background work. */
+async function printDocument(config: Config, document: 'openapi' | 'asyncapi'): Promise<void> {
   const { buildApp } = await loadApp();
+  const { buildAsyncApi } = await import('./http/asyncapi.js');
   const database = openDatabase({ sqlitePath: ':memory:' });
   const quiet = { ...config, redisUrl: null, jobWorkerEnabled: false, amiEventsEnabled: false };
   const app = await buildApp({ config: quiet, database, logger: false });
   try {
     await app.ready();
-    process.stdout.write(`${JSON.stringify(app.swagger(), null, 2)}\n`);
+    const openapi = app.swagger();
+    process.stdout.write(`${JSON.stringify(document === 'openapi' ? openapi : buildAsyncApi(quiet, openapi), null, 2)}\n`);
   } finally {
     await app.close();
     await database.close();

@@ -7,20 +7,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { finishDocument } from './openapi-document.js';
+import { registerAsyncApi } from './asyncapi.js';
 
-const DESCRIPTION = `Multi-tenant telephony PBX management API.
+const describe = (baseUrl: string) => `Multi-tenant telephony PBX management API.
 
 Every request carries \`Authorization: Bearer <token>\` (the internal key may be sent bare).
 Errors: 401 \`{error}\`, 403 \`{message}\`, 404 \`{message: [..]}\`, 422 \`{message, errors}\`,
 429 with \`Retry-After\`. Every response carries \`X-RateLimit-Limit\` and \`X-RateLimit-Remaining\`
 (plus the IETF draft \`RateLimit\` and \`RateLimit-Policy\` fields). Lists are paginated with at most
 100 items a page. Boolean query parameters take \`true\`/\`false\` or \`1\`/\`0\`. Answers of routes that need
-credentials, and of the sign-ins that return a token, carry \`Cache-Control: no-store\`.`;
+credentials, and of the sign-ins that return a token, carry \`Cache-Control: no-store\`.
+
+Live events (Server-Sent Events, WebSocket, webhook subscriptions) are described by the AsyncAPI 3.0
+document: [${baseUrl}/asyncapi.json](${baseUrl}/asyncapi.json).`;
 
 const API_VERSION = '0.1.0';
 const CONTACT = { name: 'pbx-api maintainers (see the project README)' };
 
-const ApiIndex = Type.Object({ name: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String() });
+const ApiIndex = Type.Object({ name: Type.String(), version: Type.String(), docs: Type.String(), openapi: Type.String(), asyncapi: Type.String() });
 
 /**
  * This server first (the docs page's "Try it out" calls it), then the other deployments the
@@ -39,7 +43,12 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
   await app.register(swagger, {
     openapi: {
       openapi: '3.2.0',
-      info: { title: 'pbx-api', version: API_VERSION, description: DESCRIPTION, license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' } },
+      info: {
+        title: 'pbx-api',
+        version: API_VERSION,
+        description: describe(config.baseUrl),
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
       // The server's address ends in /api/v1 (the contract's {base_url}), so paths are the contract's own (`/login`, `/me`).
       servers: serversOf(config),
       components: {
@@ -71,7 +80,9 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
     version: API_VERSION,
     docs: `${config.baseUrl}/docs`,
     openapi: `${config.baseUrl}/openapi.json`,
+    asyncapi: `${config.baseUrl}/asyncapi.json`,
   }));
+  registerAsyncApi(app, config, prefix);
 
   // The page's files are read where the package is installed: the plugin's own default is beside its
   // code, which the production build bundles elsewhere (scripts/bundle.mjs).

@@ -195,7 +195,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('pbx-api command line', { co
     ]);
     for (const result of [bogus, typo, sub, group, option, value]) expect(result.code).toBe(2);
     const first = (result: CliResult) => result.stderr.split('\n')[0];
-    expect(first(bogus)).toBe('pbx-api: unknown command "bogus"; the commands are serve, migrate, seed, openapi, tenant, user, api-key');
+    expect(first(bogus)).toBe('pbx-api: unknown command "bogus"; the commands are serve, migrate, seed, openapi, asyncapi, tenant, user, api-key');
     expect(first(typo)).toBe('pbx-api: unknown command "sevre"; did you mean "serve"?');
     expect(first(sub)).toBe('pbx-api: unknown command "user creat"; did you mean "user create"?');
     expect(first(group)).toBe('pbx-api: user needs a sub-command: create');

@@ -162,6 +162,7 @@ describe('OpenAPI document and docs page', () => {
         version: '0.1.0',
         docs: `${document.servers[0].url}/docs`,
         openapi: `${document.servers[0].url}/openapi.json`,
+        asyncapi: `${document.servers[0].url}/asyncapi.json`,
       });
     }
   });
