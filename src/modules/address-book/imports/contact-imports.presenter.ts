@@ -11,6 +11,20 @@ function progressOf(row: ImportRow): number | null {
   return row.total_rows === 0 ? 100 : Math.min(100, Math.floor((row.processed_rows * 100) / row.total_rows));
 }
 
+/** What a running import's live events show of it: its counts and times. */
+export function presentImportProgress(row: ImportRow) {
+  return {
+    id: row.id,
+    file_name: row.original_name,
+    total_rows: row.total_rows,
+    processed_rows: row.processed_rows,
+    records_count: row.records_count,
+    errors_count: row.errors_count,
+    progress: progressOf(row),
+    started_at: row.started_at,
+  };
+}
+
 export function presentImport(
   row: ImportRow,
   related: { records?: Array<Selectable<ContactImportRecordTable>>; errors?: Array<Selectable<ContactImportErrorTable>> } = {},

@@ -10,7 +10,7 @@ import { countryOf } from '../contacts/contacts.service.js';
 import type { ImportMappingT } from './contact-imports.schemas.js';
 import type { ContactImportErrorTable, ContactImportRecordTable } from '../address-book.tables.js';
 import { findImportById, updateImport } from './contact-imports.queries.js';
-import { announceEnd, emitImportEvent } from './contact-imports.events.js';
+import { announceEnd, emitImportEvent, publishImportProgress } from './contact-imports.events.js';
 import type { ImportRow } from './contact-imports.presenter.js';
 import { readRows, type SourceRow } from './file-reading.js';
 import { withImportFile } from './import-files.js';
@@ -318,9 +318,10 @@ export class ImportProcessor {
         .where('id', '=', row.id)
         .where('status', '=', 'processing')
         .where('processed_rows', '=', checkpoint)
+        .returning(['processed_rows', 'records_count', 'errors_count', 'total_rows', 'updated_at'])
         .executeTakeFirst();
       // Someone else wrote this chunk, or the import was deleted: undo everything of this chunk.
-      if (Number(counted.numUpdatedRows) === 0) throw new ImportAborted('the import checkpoint moved; this chunk is already written');
+      if (!counted) throw new ImportAborted('the import checkpoint moved; this chunk is already written');
 
       const inserts = [...touched.values()].filter((t) => t.insert).map((t) => t.insert!);
       await insertRows(trx, this.ctx.dialect, 'contacts', inserts, 1000);
@@ -336,6 +337,7 @@ export class ImportProcessor {
       );
       await insertRows(trx, this.ctx.dialect, 'contact_import_records', records, 2000);
       await insertRows(trx, this.ctx.dialect, 'contact_import_errors', errors.slice(0, storedErrors), 500);
+      await publishImportProgress(trx, this.ctx, { ...row, ...counted, status: 'processing' });
       this.storedErrors += storedErrors;
     });
     return next;

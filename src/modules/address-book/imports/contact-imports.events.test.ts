@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { bearer, useTestApp } from '../../../../test/helpers.js';
+import { createUser } from '../../../../test/factories.js';
+import { runImport, upload } from '../../../../test/imports.js';
+import { failAfterNextPublish, storedEvents } from '../../../../test/live-events.js';
+
+describe('live events of contact imports', () => {
+  const t = useTestApp({ config: { jobWorkerEnabled: false } });
+
+  const rows = (count: number, bad: number[] = []) =>
+    'Name,E-mail,Phone\n' +
+    Array.from({ length: count }, (_, i) => `Person ${i},person${i}@example.test,${bad.includes(i) ? 'no number' : `+352 621 ${100000 + i}`}`).join('\n') +
+    '\n';
+
+  it('tells the importing user of the start, every chunk of 1,000 rows and the end', async () => {
+    const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
+    const created = await upload(t, user.token, { name: 'people.csv', content: rows(2500, [1500]) }, { skip_on_error: '1' });
+    expect(created.statusCode, created.body).toBe(201);
+    const id = created.json().data.id as string;
+    const done = await runImport(t, user.token, id);
+    expect(done.status).toBe('completed_with_errors');
+
+    const events = await storedEvents(t.ctx, user.pbxId);
+    expect(events.map((event) => [event.kind, event.subject, event.audience])).toEqual([
+      ...Array(4).fill(['contact_import.progress', { type: 'contact_import', id }, { scope: 'users', userIds: [user.id] }]),
+      ['contact_import.completed', { type: 'contact_import', id }, { scope: 'users', userIds: [user.id] }],
+    ]);
+    expect(events.map((event) => event.data)).toMatchObject([
+      { status: 'processing', processed_rows: 0, total_rows: null, progress: null },
+      { status: 'processing', processed_rows: 1000, total_rows: 2500, records_count: 1000, errors_count: 0, progress: 40 },
+      { status: 'processing', processed_rows: 2000, total_rows: 2500, records_count: 1999, errors_count: 1, progress: 80 },
+      { status: 'processing', processed_rows: 2500, total_rows: 2500, records_count: 2499, errors_count: 1, progress: 100 },
+      { status: 'completed_with_errors', processed_rows: 2500, records_count: 2499, errors_count: 1, progress: 100, completed_at: done.completed_at },
+    ]);
+  });
+
+  it('tells of a failed import with the reason', async () => {
+    const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
+    const id = (await upload(t, user.token, { name: 'people.csv', content: rows(3, [1]) })).json().data.id as string;
+    expect((await runImport(t, user.token, id)).status).toBe('failed');
+    const events = await storedEvents(t.ctx, user.pbxId);
+    expect(events.map((event) => event.kind)).toEqual(['contact_import.progress', 'contact_import.failed']);
+    expect(events[1].data).toMatchObject({
+      status: 'failed',
+      failure_reason: expect.stringMatching(/^1 row\(s\) are invalid/),
+      completed_at: expect.any(String),
+    });
+  });
+
+  it('publishes nothing when the start of processing fails after its publish: the import stays pending', async () => {
+    const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
+    const id = (await upload(t, user.token, { name: 'people.csv', content: rows(3) })).json().data.id as string;
+    const spy = failAfterNextPublish(t.ctx);
+    try {
+      await expect(runImport(t, user.token, id)).resolves.toMatchObject({ status: 'pending', processed_rows: 0 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await storedEvents(t.ctx, user.pbxId)).toEqual([]);
+    const read = await t.app.inject({ method: 'GET', url: `/api/v1/contacts/imports/${id}`, headers: bearer(user.token) });
+    expect(read.json().started_at).toBeNull();
+  });
+});
