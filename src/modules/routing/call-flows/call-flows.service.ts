@@ -78,20 +78,25 @@ export class CallFlowsService {
     const nodes = normaliseNodes(body.entry, body.nodes, await pbxCountry(this.ctx, tenant));
     const now = this.ctx.clock.now().toISOString();
     const id = randomUUID();
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await insertCallFlow(trx, {
-        id,
-        pbx_id: tenant.pbxId,
-        name: body.name,
-        description: body.description ?? null,
-        entry: body.entry,
-        nodes: JSON.stringify(nodes),
-        created_at: now,
-        updated_at: now,
-      });
-      await replaceCallFlowReferences(trx, tenant, id, nodes);
-      return this.get(tenant, id, trx);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await insertCallFlow(trx, {
+          id,
+          pbx_id: tenant.pbxId,
+          name: body.name,
+          description: body.description ?? null,
+          entry: body.entry,
+          nodes: JSON.stringify(nodes),
+          created_at: now,
+          updated_at: now,
+        });
+        await replaceCallFlowReferences(trx, tenant, id, nodes);
+        return this.get(tenant, id, trx);
+      },
+      (flow) => ({ type: 'call_flow', id, action: 'created', name: flow.name }),
+    );
   }
 
   async update(tenant: Tenant, id: string, body: Static<typeof UpdateCallFlowBody>): Promise<CallFlowRow> {
@@ -106,26 +111,41 @@ export class CallFlowsService {
       changes.entry = entry;
       changes.nodes = JSON.stringify(nodes);
     }
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await updateCallFlow(trx, tenant, id, changes);
-      if (nodes) await replaceCallFlowReferences(trx, tenant, id, nodes);
-      return this.get(tenant, id, trx);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await updateCallFlow(trx, tenant, id, changes);
+        if (nodes) await replaceCallFlowReferences(trx, tenant, id, nodes);
+        return this.get(tenant, id, trx);
+      },
+      (flow) => ({ type: 'call_flow', id, action: 'updated', name: flow.name }),
+    );
   }
 
   /** Soft delete, refused (409 with the list) while numbers, IVR steps, other flows, queues or contacts route into it. */
   async delete(tenant: Tenant, id: string): Promise<void> {
-    await this.get(tenant, id);
-    await guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await refuseWhileUsed(trx, tenant, 'call_flow', id, 'call flow');
-      await softDelete(trx, this.ctx.clock, 'call_flows', tenant, id, NOT_FOUND);
-    });
+    const flow = await this.get(tenant, id);
+    await guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await refuseWhileUsed(trx, tenant, 'call_flow', id, 'call flow');
+        await softDelete(trx, this.ctx.clock, 'call_flows', tenant, id, NOT_FOUND);
+      },
+      () => ({ type: 'call_flow', id, action: 'deleted', name: flow.name }),
+    );
   }
 
   async restore(tenant: Tenant, id: string): Promise<CallFlowRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx: Transaction<DB>) => {
-      await restore(trx, this.ctx.clock, 'call_flows', tenant, id, NOT_FOUND);
-      return this.get(tenant, id, trx);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx: Transaction<DB>) => {
+        await restore(trx, this.ctx.clock, 'call_flows', tenant, id, NOT_FOUND);
+        return this.get(tenant, id, trx);
+      },
+      (flow) => ({ type: 'call_flow', id, action: 'restored', name: flow.name }),
+    );
   }
 }

@@ -7,6 +7,7 @@ import { existsInPbx } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardUnique } from '../../../platform/unique.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
+import type { RoutingAction } from '../events.js';
 import type { IvrStepTable } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
 import type { CreateIvrStepInput, IvrStepView, StepTargetKind, StepTargetType, UpdateIvrStepInput } from './ivr-steps.schemas.js';
@@ -19,6 +20,17 @@ export type { IvrStepRow };
 
 export const IVR_NOT_FOUND = 'IVR not found.';
 const STEP_NOT_FOUND = 'IVR step not found.';
+
+/** A step's change is its menu's (routing/events.ts): the menu changed, through this step. */
+const STEP_CHANGE =
+  (action: RoutingAction) =>
+  ({ ivr, step }: { ivr: { id: string; name: string }; step: IvrStepRow }) => ({
+    type: 'ivr' as const,
+    id: ivr.id,
+    action: 'updated' as const,
+    name: ivr.name,
+    step: { id: step.id, option: step.option, action },
+  });
 const OPTION_TAKEN = [{ match: 'option', field: 'option', message: 'The option has already been taken.' }];
 
 /** The kind of resource a target type names, and the table it lives in. */
@@ -53,8 +65,10 @@ export async function assertStepTarget(db: Executor, tenant: Tenant, type: strin
 export class IvrStepsService {
   constructor(private readonly ctx: AppContext) {}
 
-  private async liveIvr(db: Executor, tenant: Tenant, ivrId: string): Promise<void> {
-    if (!(await findIvr(db, tenant, ivrId))) throw new NotFound(IVR_NOT_FOUND);
+  private async liveIvr(db: Executor, tenant: Tenant, ivrId: string): Promise<{ id: string; name: string }> {
+    const ivr = await findIvr(db, tenant, ivrId);
+    if (!ivr) throw new NotFound(IVR_NOT_FOUND);
+    return ivr;
   }
 
   private async step(db: Executor, tenant: Tenant, ivrId: string, id: string, trashed: 'without' | 'only' = 'without'): Promise<IvrStepRow> {
@@ -78,68 +92,89 @@ export class IvrStepsService {
     return this.step(this.ctx.db, tenant, ivrId, id);
   }
 
-  create(tenant: Tenant, ivrId: string, body: CreateIvrStepInput): Promise<IvrStepRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.liveIvr(trx, tenant, ivrId);
-      await assertStepTarget(trx, tenant, body.target_type, body.target_id);
-      const id = randomUUID();
-      const now = this.ctx.clock.now().toISOString();
-      await guardUnique(OPTION_TAKEN, () =>
-        insertIvrStep(trx, {
-          id,
-          pbx_id: tenant.pbxId,
-          ivr_id: ivrId,
-          option: body.option,
-          name: body.name ?? null,
-          target_type: body.target_type,
-          target_id: body.target_id,
-          language: body.language ?? null,
-          voip_ivr_btn_id: body.voip_ivr_btn_id ?? null,
-          created_at: now,
-          updated_at: now,
-        }),
-      );
-      return this.step(trx, tenant, ivrId, id);
-    });
+  async create(tenant: Tenant, ivrId: string, body: CreateIvrStepInput): Promise<IvrStepRow> {
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const ivr = await this.liveIvr(trx, tenant, ivrId);
+        await assertStepTarget(trx, tenant, body.target_type, body.target_id);
+        const id = randomUUID();
+        const now = this.ctx.clock.now().toISOString();
+        await guardUnique(OPTION_TAKEN, () =>
+          insertIvrStep(trx, {
+            id,
+            pbx_id: tenant.pbxId,
+            ivr_id: ivrId,
+            option: body.option,
+            name: body.name ?? null,
+            target_type: body.target_type,
+            target_id: body.target_id,
+            language: body.language ?? null,
+            voip_ivr_btn_id: body.voip_ivr_btn_id ?? null,
+            created_at: now,
+            updated_at: now,
+          }),
+        );
+        return { ivr, step: await this.step(trx, tenant, ivrId, id) };
+      },
+      STEP_CHANGE('created'),
+    ).then(({ step }) => step);
   }
 
-  update(tenant: Tenant, ivrId: string, id: string, body: UpdateIvrStepInput): Promise<IvrStepRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.liveIvr(trx, tenant, ivrId);
-      const row = await this.step(trx, tenant, ivrId, id);
-      const changes: Updateable<IvrStepTable> = { updated_at: this.ctx.clock.now().toISOString() };
-      if (body.target_type !== undefined || body.target_id !== undefined) {
-        changes.target_type = body.target_type ?? row.target_type;
-        changes.target_id = body.target_id ?? row.target_id;
-        await assertStepTarget(trx, tenant, changes.target_type, changes.target_id);
-      }
-      if (body.option !== undefined) changes.option = body.option;
-      if (body.name !== undefined) changes.name = body.name;
-      if (body.language !== undefined) changes.language = body.language;
-      if (body.voip_ivr_btn_id !== undefined) changes.voip_ivr_btn_id = body.voip_ivr_btn_id;
-      await guardUnique(OPTION_TAKEN, () => updateIvrStep(trx, tenant, id, changes));
-      return this.step(trx, tenant, ivrId, id);
-    });
+  async update(tenant: Tenant, ivrId: string, id: string, body: UpdateIvrStepInput): Promise<IvrStepRow> {
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const ivr = await this.liveIvr(trx, tenant, ivrId);
+        const row = await this.step(trx, tenant, ivrId, id);
+        const changes: Updateable<IvrStepTable> = { updated_at: this.ctx.clock.now().toISOString() };
+        if (body.target_type !== undefined || body.target_id !== undefined) {
+          changes.target_type = body.target_type ?? row.target_type;
+          changes.target_id = body.target_id ?? row.target_id;
+          await assertStepTarget(trx, tenant, changes.target_type, changes.target_id);
+        }
+        if (body.option !== undefined) changes.option = body.option;
+        if (body.name !== undefined) changes.name = body.name;
+        if (body.language !== undefined) changes.language = body.language;
+        if (body.voip_ivr_btn_id !== undefined) changes.voip_ivr_btn_id = body.voip_ivr_btn_id;
+        await guardUnique(OPTION_TAKEN, () => updateIvrStep(trx, tenant, id, changes));
+        return { ivr, step: await this.step(trx, tenant, ivrId, id) };
+      },
+      STEP_CHANGE('updated'),
+    ).then(({ step }) => step);
   }
 
   /** Soft delete: the key is free again for a new step. */
-  delete(tenant: Tenant, ivrId: string, id: string): Promise<void> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.liveIvr(trx, tenant, ivrId);
-      await this.step(trx, tenant, ivrId, id);
-      const now = this.ctx.clock.now().toISOString();
-      await setIvrStepDeleted(trx, tenant, ivrId, id, now, now);
-    });
+  async delete(tenant: Tenant, ivrId: string, id: string): Promise<void> {
+    await guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const ivr = await this.liveIvr(trx, tenant, ivrId);
+        const step = await this.step(trx, tenant, ivrId, id);
+        const now = this.ctx.clock.now().toISOString();
+        await setIvrStepDeleted(trx, tenant, ivrId, id, now, now);
+        return { ivr, step };
+      },
+      STEP_CHANGE('deleted'),
+    );
   }
 
   /** Back into the menu, unless its key has been given to another step meanwhile or its target is gone (422). */
-  restore(tenant: Tenant, ivrId: string, id: string): Promise<IvrStepRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.liveIvr(trx, tenant, ivrId);
-      const row = await this.step(trx, tenant, ivrId, id, 'only');
-      await assertStepTarget(trx, tenant, row.target_type, row.target_id);
-      await guardUnique(OPTION_TAKEN, () => setIvrStepDeleted(trx, tenant, ivrId, id, null, this.ctx.clock.now().toISOString()));
-      return this.step(trx, tenant, ivrId, id);
-    });
+  async restore(tenant: Tenant, ivrId: string, id: string): Promise<IvrStepRow> {
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const ivr = await this.liveIvr(trx, tenant, ivrId);
+        const row = await this.step(trx, tenant, ivrId, id, 'only');
+        await assertStepTarget(trx, tenant, row.target_type, row.target_id);
+        await guardUnique(OPTION_TAKEN, () => setIvrStepDeleted(trx, tenant, ivrId, id, null, this.ctx.clock.now().toISOString()));
+        return { ivr, step: await this.step(trx, tenant, ivrId, id) };
+      },
+      STEP_CHANGE('restored'),
+    ).then(({ step }) => step);
   }
 }

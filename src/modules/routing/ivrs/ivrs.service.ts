@@ -7,6 +7,7 @@ import { collectFieldErrors, NotFound, ValidationFailed } from '../../../platfor
 import { refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
+import type { RoutingAction } from '../events.js';
 import type { IvrTable } from '../routing.tables.js';
 import { assertSoundFile, includedSounds } from '../shared/sound-refs.js';
 import { liveStepsOfIvrs } from './ivr-steps.queries.js';
@@ -19,6 +20,9 @@ import type { Executor } from '../../../db/database.js';
 export type { IvrRow };
 
 const DEFAULTS = { default_action: 'hangup', timeout_seconds: 5, max_repeats: 2 } as const;
+
+/** A menu's live event (routing/events.ts), from the menu as the write left it. */
+const IVR_CHANGE = (action: RoutingAction) => (ivr: { id: string; name: string }) => ({ type: 'ivr' as const, id: ivr.id, action, name: ivr.name });
 
 /** IVR menus: an announcement, then a step per key (call flows or other menus), with a timeout behaviour. */
 export class IvrsService {
@@ -84,45 +88,55 @@ export class IvrsService {
   }
 
   create(tenant: Tenant, body: CreateIvrInput): Promise<IvrRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.checkReferences(trx, tenant, body);
-      const id = randomUUID();
-      const now = this.ctx.clock.now().toISOString();
-      await insertIvr(trx, {
-        id,
-        pbx_id: tenant.pbxId,
-        name: body.name,
-        comment: body.comment ?? null,
-        announcement_id: body.announcement,
-        music_on_hold_id: body.musicOnHold ?? null,
-        announcement_language: body.announcement_language ?? null,
-        default_action: body.default_action ?? DEFAULTS.default_action,
-        timeout_seconds: body.timeout_seconds ?? DEFAULTS.timeout_seconds,
-        max_repeats: body.max_repeats ?? DEFAULTS.max_repeats,
-        created_at: now,
-        updated_at: now,
-      });
-      return this.ivr(trx, tenant, id);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await this.checkReferences(trx, tenant, body);
+        const id = randomUUID();
+        const now = this.ctx.clock.now().toISOString();
+        await insertIvr(trx, {
+          id,
+          pbx_id: tenant.pbxId,
+          name: body.name,
+          comment: body.comment ?? null,
+          announcement_id: body.announcement,
+          music_on_hold_id: body.musicOnHold ?? null,
+          announcement_language: body.announcement_language ?? null,
+          default_action: body.default_action ?? DEFAULTS.default_action,
+          timeout_seconds: body.timeout_seconds ?? DEFAULTS.timeout_seconds,
+          max_repeats: body.max_repeats ?? DEFAULTS.max_repeats,
+          created_at: now,
+          updated_at: now,
+        });
+        return this.ivr(trx, tenant, id);
+      },
+      IVR_CHANGE('created'),
+    );
   }
 
   /** Changes the fields sent; `pbx_id`, when sent, must still be the caller's PBX. */
   update(tenant: Tenant, id: string, body: UpdateIvrInput): Promise<IvrRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await this.ivr(trx, tenant, id);
-      await this.checkReferences(trx, tenant, body);
-      const changes: Updateable<IvrTable> = { updated_at: this.ctx.clock.now().toISOString() };
-      if (body.name !== undefined) changes.name = body.name;
-      if (body.comment !== undefined) changes.comment = body.comment;
-      if (body.announcement !== undefined) changes.announcement_id = body.announcement;
-      if (body.musicOnHold !== undefined) changes.music_on_hold_id = body.musicOnHold;
-      if (body.announcement_language !== undefined) changes.announcement_language = body.announcement_language;
-      if (body.default_action !== undefined) changes.default_action = body.default_action;
-      if (body.timeout_seconds !== undefined) changes.timeout_seconds = body.timeout_seconds;
-      if (body.max_repeats !== undefined) changes.max_repeats = body.max_repeats;
-      await updateIvr(trx, tenant, id, changes);
-      return this.ivr(trx, tenant, id);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await this.ivr(trx, tenant, id);
+        await this.checkReferences(trx, tenant, body);
+        const changes: Updateable<IvrTable> = { updated_at: this.ctx.clock.now().toISOString() };
+        if (body.name !== undefined) changes.name = body.name;
+        if (body.comment !== undefined) changes.comment = body.comment;
+        if (body.announcement !== undefined) changes.announcement_id = body.announcement;
+        if (body.musicOnHold !== undefined) changes.music_on_hold_id = body.musicOnHold;
+        if (body.announcement_language !== undefined) changes.announcement_language = body.announcement_language;
+        if (body.default_action !== undefined) changes.default_action = body.default_action;
+        if (body.timeout_seconds !== undefined) changes.timeout_seconds = body.timeout_seconds;
+        if (body.max_repeats !== undefined) changes.max_repeats = body.max_repeats;
+        await updateIvr(trx, tenant, id, changes);
+        return this.ivr(trx, tenant, id);
+      },
+      IVR_CHANGE('updated'),
+    );
   }
 
   /**
@@ -130,11 +144,18 @@ export class IvrsService {
    * overflows or phone numbers send calls to it. The menu is marked deleted before the usages are
    * read, so its own steps (a key that replays the menu) do not hold it; a refusal rolls it back.
    */
-  delete(tenant: Tenant, id: string): Promise<void> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await softDelete(trx, this.ctx.clock, 'ivrs', tenant, id, IVR_NOT_FOUND);
-      await refuseWhileUsed(trx, tenant, 'ivr', id, 'IVR');
-    });
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    await guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const ivr = await this.ivr(trx, tenant, id);
+        await softDelete(trx, this.ctx.clock, 'ivrs', tenant, id, IVR_NOT_FOUND);
+        await refuseWhileUsed(trx, tenant, 'ivr', id, 'IVR');
+        return ivr;
+      },
+      IVR_CHANGE('deleted'),
+    );
   }
 
   /**
@@ -142,18 +163,23 @@ export class IvrsService {
    * restore those first). Checked after the restore, so a step that replays the menu counts.
    */
   restore(tenant: Tenant, id: string): Promise<IvrRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await restore(trx, this.ctx.clock, 'ivrs', tenant, id, IVR_NOT_FOUND);
-      const row = await this.ivr(trx, tenant, id);
-      const steps = (await liveStepsOfIvrs(trx, tenant, [id])).get(id) ?? [];
-      await collectFieldErrors([
-        () => assertSoundFile(trx, tenant, row.announcement_id, 'announcement', 'announcement'),
-        async () => {
-          if (row.music_on_hold_id) await assertSoundFile(trx, tenant, row.music_on_hold_id, 'music', 'musicOnHold');
-        },
-        ...steps.map((step) => () => assertStepTarget(trx, tenant, step.target_type, step.target_id, `steps.${step.option}.target_id`)),
-      ]);
-      return row;
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await restore(trx, this.ctx.clock, 'ivrs', tenant, id, IVR_NOT_FOUND);
+        const row = await this.ivr(trx, tenant, id);
+        const steps = (await liveStepsOfIvrs(trx, tenant, [id])).get(id) ?? [];
+        await collectFieldErrors([
+          () => assertSoundFile(trx, tenant, row.announcement_id, 'announcement', 'announcement'),
+          async () => {
+            if (row.music_on_hold_id) await assertSoundFile(trx, tenant, row.music_on_hold_id, 'music', 'musicOnHold');
+          },
+          ...steps.map((step) => () => assertStepTarget(trx, tenant, step.target_type, step.target_id, `steps.${step.option}.target_id`)),
+        ]);
+        return row;
+      },
+      IVR_CHANGE('restored'),
+    );
   }
 }

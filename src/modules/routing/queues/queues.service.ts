@@ -9,6 +9,7 @@ import { existsInPbx, refuseWhileUsed } from '../../../platform/references.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { extensionSummaries, liveExtensionIds, pbxCountry } from '../../directory/index.js';
 import { guardedRoutingWrite } from '../graph/guard.js';
+import type { RoutingAction } from '../events.js';
 import type { QueueMemberTable, QueueTable } from '../routing.tables.js';
 import { checkDestination, DESTINATION_TABLES, type DestinationInput, type DestinationType, type ResolvedDestination } from '../shared/destinations.js';
 import { assertSoundFile, includedSounds } from '../shared/sound-refs.js';
@@ -33,6 +34,9 @@ const NOT_FOUND = 'Queue not found.';
 
 type MemberInput = NonNullable<CreateQueueInput['members']>[number];
 
+/** A queue's live event (routing/events.ts), from the queue as the write left it. */
+const QUEUE_CHANGE = (action: RoutingAction) => (queue: { id: string; name: string }) => ({ type: 'queue' as const, id: queue.id, action, name: queue.name });
+
 /**
  * Call queues (as Asterisk's app_queue): callers wait with music while the members are rung by the
  * strategy; when the queue is full, has no one to ring or the wait runs out, the caller goes to the
@@ -54,86 +58,103 @@ export class QueuesService {
   async create(tenant: Tenant, body: CreateQueueInput): Promise<QueueRow> {
     const country = await this.countryFor(tenant, body.overflow);
     const id = randomUUID();
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      let overflow: ResolvedDestination = { type: 'hangup', id: null, number: null };
-      let members: Array<Insertable<QueueMemberTable>> = [];
-      await collectFieldErrors([
-        () => this.checkSoundFiles(trx, tenant, body),
-        async () => {
-          if (body.overflow) overflow = await checkDestination(trx, tenant, country, body.overflow, 'overflow');
-        },
-        async () => {
-          members = await this.checkMembers(trx, tenant, id, body.members ?? []);
-        },
-      ]);
-      const now = this.ctx.clock.now().toISOString();
-      await insertQueue(trx, {
-        id,
-        pbx_id: tenant.pbxId,
-        name: body.name,
-        strategy: body.strategy ?? QUEUE_DEFAULTS.strategy,
-        max_wait_seconds: body.max_wait_seconds ?? QUEUE_DEFAULTS.max_wait_seconds,
-        max_callers: body.max_callers ?? null,
-        member_timeout_seconds: body.member_timeout_seconds ?? QUEUE_DEFAULTS.member_timeout_seconds,
-        wrap_up_seconds: body.wrap_up_seconds ?? QUEUE_DEFAULTS.wrap_up_seconds,
-        music_on_hold_id: body.music_on_hold_id ?? null,
-        announcement_id: body.announcement_id ?? null,
-        overflow_type: overflow.type,
-        overflow_target_id: overflow.id,
-        overflow_number: overflow.number,
-        created_at: now,
-        updated_at: now,
-      });
-      await replaceMembers(trx, tenant, id, members);
-      return this.reread(trx, tenant, id);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        let overflow: ResolvedDestination = { type: 'hangup', id: null, number: null };
+        let members: Array<Insertable<QueueMemberTable>> = [];
+        await collectFieldErrors([
+          () => this.checkSoundFiles(trx, tenant, body),
+          async () => {
+            if (body.overflow) overflow = await checkDestination(trx, tenant, country, body.overflow, 'overflow');
+          },
+          async () => {
+            members = await this.checkMembers(trx, tenant, id, body.members ?? []);
+          },
+        ]);
+        const now = this.ctx.clock.now().toISOString();
+        await insertQueue(trx, {
+          id,
+          pbx_id: tenant.pbxId,
+          name: body.name,
+          strategy: body.strategy ?? QUEUE_DEFAULTS.strategy,
+          max_wait_seconds: body.max_wait_seconds ?? QUEUE_DEFAULTS.max_wait_seconds,
+          max_callers: body.max_callers ?? null,
+          member_timeout_seconds: body.member_timeout_seconds ?? QUEUE_DEFAULTS.member_timeout_seconds,
+          wrap_up_seconds: body.wrap_up_seconds ?? QUEUE_DEFAULTS.wrap_up_seconds,
+          music_on_hold_id: body.music_on_hold_id ?? null,
+          announcement_id: body.announcement_id ?? null,
+          overflow_type: overflow.type,
+          overflow_target_id: overflow.id,
+          overflow_number: overflow.number,
+          created_at: now,
+          updated_at: now,
+        });
+        await replaceMembers(trx, tenant, id, members);
+        return this.reread(trx, tenant, id);
+      },
+      QUEUE_CHANGE('created'),
+    );
   }
 
   /** PATCH: the fields given change; `members` replaces the whole list. */
   async update(tenant: Tenant, id: string, body: UpdateQueueInput): Promise<QueueRow> {
     const country = await this.countryFor(tenant, body.overflow);
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      if (!(await findQueue(trx, tenant, id))) throw new NotFound(NOT_FOUND);
-      let overflow: ResolvedDestination | undefined;
-      let members: Array<Insertable<QueueMemberTable>> | undefined;
-      await collectFieldErrors([
-        () => this.checkSoundFiles(trx, tenant, body),
-        async () => {
-          if (!body.overflow) return;
-          if (body.overflow.type === 'queue' && body.overflow.id === id) throw ValidationFailed.field('overflow.id', 'A queue cannot overflow into itself.');
-          overflow = await checkDestination(trx, tenant, country, body.overflow, 'overflow');
-        },
-        async () => {
-          if (body.members) members = await this.checkMembers(trx, tenant, id, body.members);
-        },
-      ]);
-      const changes: Updateable<QueueTable> = { updated_at: this.ctx.clock.now().toISOString() };
-      if (body.name !== undefined) changes.name = body.name;
-      if (body.strategy !== undefined) changes.strategy = body.strategy;
-      if (body.max_wait_seconds !== undefined) changes.max_wait_seconds = body.max_wait_seconds;
-      if (body.max_callers !== undefined) changes.max_callers = body.max_callers;
-      if (body.member_timeout_seconds !== undefined) changes.member_timeout_seconds = body.member_timeout_seconds;
-      if (body.wrap_up_seconds !== undefined) changes.wrap_up_seconds = body.wrap_up_seconds;
-      if (body.music_on_hold_id !== undefined) changes.music_on_hold_id = body.music_on_hold_id;
-      if (body.announcement_id !== undefined) changes.announcement_id = body.announcement_id;
-      if (overflow) {
-        changes.overflow_type = overflow.type;
-        changes.overflow_target_id = overflow.id;
-        changes.overflow_number = overflow.number;
-      }
-      await updateQueue(trx, tenant, id, changes);
-      if (members) await replaceMembers(trx, tenant, id, members);
-      return this.reread(trx, tenant, id);
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        if (!(await findQueue(trx, tenant, id))) throw new NotFound(NOT_FOUND);
+        let overflow: ResolvedDestination | undefined;
+        let members: Array<Insertable<QueueMemberTable>> | undefined;
+        await collectFieldErrors([
+          () => this.checkSoundFiles(trx, tenant, body),
+          async () => {
+            if (!body.overflow) return;
+            if (body.overflow.type === 'queue' && body.overflow.id === id) throw ValidationFailed.field('overflow.id', 'A queue cannot overflow into itself.');
+            overflow = await checkDestination(trx, tenant, country, body.overflow, 'overflow');
+          },
+          async () => {
+            if (body.members) members = await this.checkMembers(trx, tenant, id, body.members);
+          },
+        ]);
+        const changes: Updateable<QueueTable> = { updated_at: this.ctx.clock.now().toISOString() };
+        if (body.name !== undefined) changes.name = body.name;
+        if (body.strategy !== undefined) changes.strategy = body.strategy;
+        if (body.max_wait_seconds !== undefined) changes.max_wait_seconds = body.max_wait_seconds;
+        if (body.max_callers !== undefined) changes.max_callers = body.max_callers;
+        if (body.member_timeout_seconds !== undefined) changes.member_timeout_seconds = body.member_timeout_seconds;
+        if (body.wrap_up_seconds !== undefined) changes.wrap_up_seconds = body.wrap_up_seconds;
+        if (body.music_on_hold_id !== undefined) changes.music_on_hold_id = body.music_on_hold_id;
+        if (body.announcement_id !== undefined) changes.announcement_id = body.announcement_id;
+        if (overflow) {
+          changes.overflow_type = overflow.type;
+          changes.overflow_target_id = overflow.id;
+          changes.overflow_number = overflow.number;
+        }
+        await updateQueue(trx, tenant, id, changes);
+        if (members) await replaceMembers(trx, tenant, id, members);
+        return this.reread(trx, tenant, id);
+      },
+      QUEUE_CHANGE('updated'),
+    );
   }
 
   /** Soft delete; refused (409 with `used_by`) while an IVR, call flow, phone number or another queue sends calls here. */
-  delete(tenant: Tenant, id: string): Promise<void> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      if (!(await findQueue(trx, tenant, id))) throw new NotFound(NOT_FOUND);
-      await refuseWhileUsed(trx, tenant, 'queue', id, 'queue');
-      await softDelete(trx, this.ctx.clock, 'queues', tenant, id, NOT_FOUND);
-    });
+  async delete(tenant: Tenant, id: string): Promise<void> {
+    await guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        const queue = await findQueue(trx, tenant, id);
+        if (!queue) throw new NotFound(NOT_FOUND);
+        await refuseWhileUsed(trx, tenant, 'queue', id, 'queue');
+        await softDelete(trx, this.ctx.clock, 'queues', tenant, id, NOT_FOUND);
+        return queue;
+      },
+      QUEUE_CHANGE('deleted'),
+    );
   }
 
   /**
@@ -142,21 +163,26 @@ export class QueuesService {
    * meanwhile are dropped from the list.
    */
   restore(tenant: Tenant, id: string): Promise<QueueRow> {
-    return guardedRoutingWrite(this.ctx, tenant, async (trx) => {
-      await restore(trx, this.ctx.clock, 'queues', tenant, id, NOT_FOUND);
-      const row = await this.reread(trx, tenant, id);
-      await collectFieldErrors([() => this.checkSoundFiles(trx, tenant, row), () => this.checkStoredOverflow(trx, tenant, row)]);
-      const members = await membersOfQueues(trx, tenant, [id]);
-      const live = await this.liveMembers(trx, tenant, members);
-      if (live.length < members.length)
-        await replaceMembers(
-          trx,
-          tenant,
-          id,
-          live.map((member, index) => ({ ...member, position: index + 1 })),
-        );
-      return row;
-    });
+    return guardedRoutingWrite(
+      this.ctx,
+      tenant,
+      async (trx) => {
+        await restore(trx, this.ctx.clock, 'queues', tenant, id, NOT_FOUND);
+        const row = await this.reread(trx, tenant, id);
+        await collectFieldErrors([() => this.checkSoundFiles(trx, tenant, row), () => this.checkStoredOverflow(trx, tenant, row)]);
+        const members = await membersOfQueues(trx, tenant, [id]);
+        const live = await this.liveMembers(trx, tenant, members);
+        if (live.length < members.length)
+          await replaceMembers(
+            trx,
+            tenant,
+            id,
+            live.map((member, index) => ({ ...member, position: index + 1 })),
+          );
+        return row;
+      },
+      QUEUE_CHANGE('restored'),
+    );
   }
 
   /** Rows as the contract shows them: members always, the relations of `include` when asked. */
