@@ -12,6 +12,7 @@ import type { IvrTable } from '../routing.tables.js';
 import { assertSoundFile, includedSounds } from '../shared/sound-refs.js';
 import { liveStepsOfIvrs } from './ivr-steps.queries.js';
 import { presentIvrStep } from './ivr-steps.presenter.js';
+import { presentIvr } from './ivrs.presenter.js';
 import { assertStepTarget, IVR_NOT_FOUND, stepTargets } from './ivr-steps.service.js';
 import type { CreateIvrInput, IvrView, UpdateIvrInput } from './ivrs.schemas.js';
 import { findIvr, insertIvr, listIvrs, updateIvr, type IvrFilters, type IvrRow } from './ivrs.queries.js';
@@ -59,24 +60,13 @@ export class IvrsService {
     );
     const targets = include.has('steps.target') ? await stepTargets(db, tenant, [...steps.values()].flat()) : null;
     const sound = await includedSounds(db, tenant, rows, include);
-    return rows.map((row) => ({
-      id: row.id,
-      pbx_id: row.pbx_id,
-      name: row.name,
-      comment: row.comment,
-      announcement_id: row.announcement_id,
-      announcement_language: row.announcement_language as IvrView['announcement_language'],
-      music_on_hold_id: row.music_on_hold_id,
-      default_action: row.default_action,
-      timeout_seconds: row.timeout_seconds,
-      max_repeats: row.max_repeats,
-      steps: (steps.get(row.id) ?? []).map((step) => presentIvrStep(step, targets ? (targets.get(step.id) ?? null) : undefined)),
-      ...(include.has('announcement') ? { announcement: sound(row.announcement_id) } : {}),
-      ...(include.has('musicOnHold') ? { musicOnHold: sound(row.music_on_hold_id) } : {}),
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      deleted_at: row.deleted_at,
-    }));
+    return rows.map((row) =>
+      presentIvr(row, {
+        steps: (steps.get(row.id) ?? []).map((step) => presentIvrStep(step, targets ? (targets.get(step.id) ?? null) : undefined)),
+        sound,
+        include,
+      }),
+    );
   }
 
   list(tenant: Tenant, filters: IvrFilters, sort: SortTerm[], page: PageRequest) {

@@ -26,6 +26,7 @@ import {
   type QueueMemberRow,
   type QueueRow,
 } from './queues.queries.js';
+import { presentQueue, presentQueueMember } from './queues.presenter.js';
 import { QUEUE_DEFAULTS, type CreateQueueInput, type QueueMemberView, type QueueView, type UpdateQueueInput } from './queues.schemas.js';
 
 export type { QueueRow };
@@ -200,36 +201,11 @@ export class QueuesService {
 
     const byQueue = new Map<string, QueueMemberView[]>();
     for (const member of members) {
-      const view: QueueMemberView = { type: member.member_type, id: member.member_id, penalty: member.penalty, position: member.position };
-      if (users) view.user = member.member_type === 'user' ? (users.get(member.member_id) ?? null) : null;
-      if (extensions) view.extension = member.member_type === 'extension' ? (extensions.get(member.member_id) ?? null) : null;
       const list = byQueue.get(member.queue_id) ?? [];
-      list.push(view);
+      list.push(presentQueueMember(member, users, extensions));
       byQueue.set(member.queue_id, list);
     }
-
-    return rows.map((row) => {
-      const view: QueueView = {
-        id: row.id,
-        pbx_id: row.pbx_id,
-        name: row.name,
-        strategy: row.strategy,
-        max_wait_seconds: row.max_wait_seconds,
-        max_callers: row.max_callers,
-        member_timeout_seconds: row.member_timeout_seconds,
-        wrap_up_seconds: row.wrap_up_seconds,
-        music_on_hold_id: row.music_on_hold_id,
-        announcement_id: row.announcement_id,
-        overflow: { type: row.overflow_type as DestinationType, id: row.overflow_target_id, number: row.overflow_number },
-        members: byQueue.get(row.id) ?? [],
-        created_at: row.created_at,
-        updated_at: row.updated_at,
-        deleted_at: row.deleted_at,
-      };
-      if (include.has('announcement')) view.announcement = sound(row.announcement_id);
-      if (include.has('musicOnHold')) view.musicOnHold = sound(row.music_on_hold_id);
-      return view;
-    });
+    return rows.map((row) => presentQueue(row, { members: byQueue.get(row.id) ?? [], sound, include }));
   }
 
   /** The PBX country reads an external overflow number written without a country code; no other destination needs it. */
