@@ -18,6 +18,7 @@ import type { WebhookTables } from '../platform/webhooks/webhooks.tables.js';
 import type { LeaseTables } from '../platform/leases.tables.js';
 import type { AuditTables } from '../platform/audit/audit.tables.js';
 import type { EventTables } from '../platform/events/events.tables.js';
+import type { LiveEventTables } from '../modules/events/events.tables.js';
 
 export type { Flag, Timestamp } from './columns.js';
 export type * from './foundation.tables.js';
@@ -39,4 +40,5 @@ export interface DB
     WebhookTables,
     LeaseTables,
     AuditTables,
-    EventTables {}
+    EventTables,
+    LiveEventTables {}

@@ -28,7 +28,7 @@ export function whoMayCall(auth: RouteAuth): string {
   if (auth.user === 'admin') who.push('admin');
   else if (auth.user) who.push('user token');
   if (auth.pbx) who.push('PBX key');
-  if (auth.integration) who.push(`integration key (${auth.integration.map((scope) => `\`${scope}\``).join(', ')})`);
+  if (auth.integration) who.push(`integration key (${auth.integration.length ? auth.integration.map((scope) => `\`${scope}\``).join(', ') : 'any scope'})`);
   if (auth.pbxServer) who.push('PBX server');
   if (auth.internal) who.push('internal key');
   return who.join(', ');

@@ -103,6 +103,8 @@ export const TAG_DESCRIPTIONS: Record<string, string> = {
   'Integration API keys': 'Keys the PBX’s administrators create for integrations, each limited to its scopes; created, revealed and revoked here.',
   Webhooks: 'Signed outbound events (Standard Webhooks): the delivery log and the PBX’s signing secret and its rotation.',
   'Webhook subscriptions': 'Live events delivered as signed webhooks to the URLs the PBX’s administrators subscribe, by kind and subject.',
+  'Live events':
+    'The PBX’s events as they happen, streamed (Server-Sent Events, WebSocket) with resume by event id, filters, and one-time tickets for browsers.',
   'Audit trail': 'Who did what in the PBX, newest first.',
 };
 

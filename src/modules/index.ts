@@ -12,6 +12,7 @@ import { directoryRoutes, seedDirectory } from './directory/index.js';
 import { addressBookRoutes, seedAddressBook } from './address-book/index.js';
 import { callsRoutes, seedCallHistory } from './calls/index.js';
 import { healthRoutes, operationsRoutes } from './operations/index.js';
+import { eventsRoutes } from './events/index.js';
 import { routingRoutes, seedRouting } from './routing/index.js';
 import { configPushDomainRoutes, seedConfigPush } from './config-push/index.js';
 import { seedAbsences, seedOrganisation, seedRecurringTransactions, seedSchedules, seedWorkforceTime, workforceRoutes } from './workforce/index.js';
@@ -25,6 +26,7 @@ const API_DOMAINS = [
   routingRoutes,
   configPushDomainRoutes,
   workforceRoutes,
+  eventsRoutes,
   operationsRoutes,
 ];
 

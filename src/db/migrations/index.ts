@@ -22,6 +22,7 @@ import * as pbxText from './0020_pbx_text.js';
 import * as soundPlayable from './0021_sound_playable.js';
 import * as events from './0022_events.js';
 import * as webhookSubscriptions from './0023_webhook_subscriptions.js';
+import * as eventTickets from './0024_event_tickets.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021_sound_playable': soundPlayable,
   '0022_events': events,
   '0023_webhook_subscriptions': webhookSubscriptions,
+  '0024_event_tickets': eventTickets,
 };

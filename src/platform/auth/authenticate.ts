@@ -18,7 +18,7 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-interface ResolvedToken {
+export interface ResolvedToken {
   principal: Principal;
   /** Epoch milliseconds, or null for a token that does not expire. */
   expiresAt: number | null;
@@ -67,36 +67,41 @@ export class Authenticator {
 
   private async lookup(kind: TokenKind, digest: string): Promise<Principal | null> {
     const stamp = this.cache.stamp();
-    const resolved = await this.fromDatabase(kind, digest);
+    const resolved = await storedCredential(this.db, kind, digest);
     if (!resolved) return null;
     // The request's other cached reads (its profile) then stand on the tenant's latest writes too.
     await this.ctx.changes.refresh(resolved.principal.pbxId);
     this.cache.set(digest, resolved.principal.pbxId, stamp, resolved);
     return this.unexpired(resolved);
   }
+}
 
-  private async fromDatabase(kind: TokenKind, digest: string): Promise<ResolvedToken | null> {
-    if (kind === 'user') {
-      const row = await findActiveUserToken(this.db, digest);
-      if (!row || row.status !== 'active') return null;
-      return resolved(
-        { kind: 'user', id: row.token_id, userId: row.user_id, pbxId: row.pbx_id, role: row.role, tokenId: row.token_id, rateLimit: row.rate_limit_per_minute },
-        row.expires_at,
-      );
-    }
-    const key = await findActiveApiKey(this.db, digest);
-    if (!key || key.kind !== kind) return null;
-    const rateLimit = key.rate_limit_per_minute ?? null;
-    switch (key.kind) {
-      case 'internal':
-        return resolved({ kind: 'internal', id: key.id, pbxId: key.pbx_id, rateLimit }, key.expires_at);
-      case 'integration':
-        return resolved({ kind: 'integration', id: key.id, pbxId: key.pbx_id!, scopes: JSON.parse(key.scopes) as string[], rateLimit }, key.expires_at);
-      case 'pbx':
-        return resolved({ kind: 'pbx', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
-      case 'pbx_server':
-        return resolved({ kind: 'pbx_server', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
-    }
+/**
+ * The principal of a stored, active credential, by its kind and digest, with when it expires (epoch
+ * milliseconds, or null): what a token resolves to. A stream ticket (modules/events) resolves the
+ * credential it was issued for this way when it is used.
+ */
+export async function storedCredential(db: Kysely<DB>, kind: TokenKind, digest: string): Promise<ResolvedToken | null> {
+  if (kind === 'user') {
+    const row = await findActiveUserToken(db, digest);
+    if (!row || row.status !== 'active') return null;
+    return resolved(
+      { kind: 'user', id: row.token_id, userId: row.user_id, pbxId: row.pbx_id, role: row.role, tokenId: row.token_id, rateLimit: row.rate_limit_per_minute },
+      row.expires_at,
+    );
+  }
+  const key = await findActiveApiKey(db, digest);
+  if (!key || key.kind !== kind) return null;
+  const rateLimit = key.rate_limit_per_minute ?? null;
+  switch (key.kind) {
+    case 'internal':
+      return resolved({ kind: 'internal', id: key.id, pbxId: key.pbx_id, rateLimit }, key.expires_at);
+    case 'integration':
+      return resolved({ kind: 'integration', id: key.id, pbxId: key.pbx_id!, scopes: JSON.parse(key.scopes) as string[], rateLimit }, key.expires_at);
+    case 'pbx':
+      return resolved({ kind: 'pbx', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
+    case 'pbx_server':
+      return resolved({ kind: 'pbx_server', id: key.id, pbxId: key.pbx_id!, rateLimit }, key.expires_at);
   }
 }
 

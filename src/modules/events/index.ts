@@ -1,0 +1,10 @@
+/**
+ * Live events: the PBX's events as they commit, streamed to its clients (Server-Sent Events and
+ * WebSocket) with resume, filters and one-time tickets for browsers. The events themselves, their
+ * kinds and who may receive them are platform/events'; the domains publish them.
+ */
+import type { RoutePlugin } from '../../platform/context.js';
+import { eventTicketRoutes } from './tickets/event-tickets.routes.js';
+
+/** Each resource's routes, registered by modules/index.ts under the API prefix. */
+export const eventsRoutes: RoutePlugin[] = [eventTicketRoutes];
