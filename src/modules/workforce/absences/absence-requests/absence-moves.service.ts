@@ -36,6 +36,7 @@ import { validatorPlan } from './approvals.js';
 import { creditBalance, debitBalance } from './balances.js';
 import { insertLedgerRows, ledgerRow } from './ledger-writes.js';
 import { ABSENCE_NOT_FOUND } from './absence-requests.service.js';
+import { publishAbsenceDecision } from './absence-requests.events.js';
 
 type Decision = 'accepted' | 'rejected';
 
@@ -105,6 +106,8 @@ export class AbsenceMovesService {
           : allAccepted
             ? await this.close(trx, tenant, principal, row, 'approved', now)
             : {};
+      // A decision of the request (not one validator's of several) is its live event.
+      if (decision === 'rejected' || allAccepted) await this.published(trx, tenant, row, decision === 'rejected' ? 'rejected' : 'approved');
       return { ...row, ...closed, validators };
     });
   }
@@ -137,6 +140,18 @@ export class AbsenceMovesService {
     return changes;
   }
 
+  /** The decision's live event (absence-requests.events.ts), to the row's employee and validators. */
+  private published(trx: Transaction<DB>, tenant: Tenant, row: LoadedAbsence, decision: 'requested' | 'approved' | 'rejected' | 'canceled') {
+    return publishAbsenceDecision(
+      this.ctx,
+      trx,
+      tenant,
+      row,
+      row.validators.map((entry) => entry.employee_id),
+      decision,
+    );
+  }
+
   /** The employee (or an administrator) withdraws a request still pending; a removal row withdrawn leaves its request accepted. */
   cancel(tenant: Tenant, actor: AbsenceActor, id: string): Promise<LoadedAbsence> {
     return this.move(tenant, actor, id, async (trx, row, now) => {
@@ -145,6 +160,7 @@ export class AbsenceMovesService {
       if (row.removal_of_id) await updateAbsenceRequest(trx, tenant, row.removal_of_id, { status: 'approved', updated_at: now });
       const changes = { status: 'cancelled', decided_at: now, updated_at: now } as const;
       await updateAbsenceRequest(trx, tenant, row.id, changes);
+      await this.published(trx, tenant, row, 'canceled');
       return { ...row, ...changes };
     });
   }
@@ -201,6 +217,7 @@ export class AbsenceMovesService {
       // The removal row as the database wrote it (its defaults, its validator entries).
       const written = await findLoadedAbsence(trx, tenant, removal.id);
       if (!written) throw new Error(`removal row ${removal.id} not written`);
+      await this.published(trx, tenant, written, 'requested');
       return written;
     });
   }

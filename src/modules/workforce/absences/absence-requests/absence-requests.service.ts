@@ -28,6 +28,7 @@ import { presentAbsence, storedStatuses, storedType, storedTypes } from './absen
 import { validatorPlan } from './approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from './ledger-writes.js';
 import { nextAvailabilityFromToday, nextAvailabilityOf } from './next-availability.js';
+import { publishAbsenceDecision } from './absence-requests.events.js';
 
 export type { AbsenceRow, LoadedAbsence };
 
@@ -149,8 +150,8 @@ export class AbsenceRequestsService {
       comment: body.comment,
       plan,
     });
-    await this.ctx.db.transaction().execute((trx) =>
-      insertLedgerRows(trx, this.ctx.dialect, tenant, employee.id, [{ row, plan }], (live) => {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await insertLedgerRows(trx, this.ctx.dialect, tenant, employee.id, [{ row, plan }], (live) => {
         const held = heldDays(live, working);
         const [day, other] = [...held.entries()][0] ?? [];
         if (day && other)
@@ -158,8 +159,9 @@ export class AbsenceRequestsService {
             'start',
             `The period overlaps request ${other.id} (${other.type === 'home_office' ? 'home office' : 'absence'}, ${other.status}) on ${day}: cancel or take that one back first.`,
           );
-      }),
-    );
+      });
+      await publishAbsenceDecision(this.ctx, trx, tenant, { ...row, removal_of_id: null }, plan, 'requested');
+    });
     return this.get(tenant, actor, row.id);
   }
 }

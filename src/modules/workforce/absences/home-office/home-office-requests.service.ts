@@ -16,6 +16,7 @@ import { absenceAmounts } from '../absence-requests/absence-amounts.js';
 import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, type AbsenceTableRow } from '../absence-requests/absence-requests.queries.js';
 import { validatorPlan, type ValidatorPlan } from '../absence-requests/approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from '../absence-requests/ledger-writes.js';
+import { publishAbsenceDecision } from '../absence-requests/absence-requests.events.js';
 import { homeOfficeCalendar, type CalendarFilters } from './home-office-calendar.js';
 import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeCalendarEntryView, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
 
@@ -115,12 +116,14 @@ export class HomeOfficeRequestsService {
       });
       rows.push({ row, plan });
     }
-    await this.ctx.db.transaction().execute((trx) =>
-      insertLedgerRows(trx, this.ctx.dialect, tenant, employee.id, rows, (live) => {
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await insertLedgerRows(trx, this.ctx.dialect, tenant, employee.id, rows, (live) => {
         const booked = bookedRefusals(live, sorted);
         if (booked.size) throw refuse(booked);
-      }),
-    );
+      });
+      // Each day is a request of its own, decided on its own: one event each.
+      for (const { row, plan } of rows) await publishAbsenceDecision(this.ctx, trx, tenant, { ...row, removal_of_id: null }, plan, 'requested');
+    });
     return absenceRequestsByIds(
       this.ctx.db,
       tenant,
