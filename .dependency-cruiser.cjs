@@ -130,6 +130,8 @@ module.exports = {
           '^src/bench/(run|hello-server|bare-fastify-server)\\.ts$',
           '(^|/)\\.[^/]+\\.(c|m)?js$',
           '\\.config\\.ts$',
+          // The live page's browser script: served as a file (scripts/bundle.mjs ships it), never imported.
+          '^src/modules/events/live-page/live-page-files/',
         ],
       },
       to: {},

@@ -11,13 +11,19 @@ import { ASTERISK_TESTS } from './vitest.asterisk.config.js';
  * own apps on its own database; no test changes process-wide state (no mocks, stubbed globals or
  * environment changes).
  *
- * The tests that run the built bundle (dist/bundle/: the image's command, the package, the README's
- * commands) are the `dist` project, once, on SQLite: its global setup starts the build in the
- * background (test/built-bundle.ts) and those files wait for it, so no other test waits for a build.
+ * The tests that run the built bundle (dist/bundle/: the image's command, the package, the live
+ * page's files, the README's commands) are the `dist` project, once, on SQLite: its global setup
+ * starts the build in the background (test/built-bundle.ts) and those files wait for it, so no
+ * other test waits for a build.
  *
  * test/asterisk/ needs a real Asterisk: it runs on its own, `npm run test:asterisk` (vitest.asterisk.config.ts).
  */
-const DIST_TESTS = ['test/foundation/deploy.test.ts', 'test/foundation/package.test.ts', 'test/foundation/readme-commands.test.ts'];
+const DIST_TESTS = [
+  'test/foundation/deploy.test.ts',
+  'test/foundation/package.test.ts',
+  'test/foundation/readme-commands.test.ts',
+  'test/foundation/live-page-bundle.test.ts',
+];
 
 const shared = {
   include: ['src/**/*.test.ts', 'test/**/*.test.ts'],

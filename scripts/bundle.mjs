@@ -4,11 +4,17 @@
 // where the code imports lazily: public holidays, the import readers, audio parsing, the line
 // diff) starts in about half the time. Left outside: native drivers, pino (its worker transports
 // are files of their own) and what loads only when configured (pg, ioredis, nodemailer). The docs
-// page's files are read from the swagger-ui package (http/openapi.ts).
+// page's files are read from the swagger-ui package (http/openapi.ts); the live page's, the code
+// reads beside itself (`new URL('./<folder>/', import.meta.url)`), so each such folder is copied
+// beside tsc's output and beside the bundle's chunks, where that address then points.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
+import { basename } from 'node:path';
 
 const OUT_DIR = 'dist/bundle';
+
+/** Folders of files the code reads at run time, under src/. */
+const FILES = ['src/modules/events/live-page/live-page-files'];
 
 const EXTERNAL = ['better-sqlite3', 'better-sqlite3-node20', '@node-rs/argon2', 'pg', 'pg-native', 'ioredis', 'nodemailer', 'pino', 'pino-pretty'];
 
@@ -35,3 +41,7 @@ await build({
   banner: { js: COMMONJS_GLOBALS },
   logLevel: 'warning',
 });
+for (const folder of FILES) {
+  cpSync(folder, folder.replace(/^src\//, 'dist/'), { recursive: true });
+  cpSync(folder, `${OUT_DIR}/${basename(folder)}`, { recursive: true });
+}

@@ -56,11 +56,13 @@ export function apiHeaderOptions(baseUrl: string): HelmetOptions {
 const SWAGGER_UI_LOGO_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
 /**
- * The Swagger UI page: its own scripts and styles only (no inline script; styles it sets through
- * the DOM are not governed by CSP), its images and fonts (some inlined as data: URLs), requests
- * to this origin and to the API's (for "Try it out"), never framed.
+ * A page of this service: its own scripts and styles only (no inline script; styles it sets
+ * through the DOM are not governed by CSP) and the inline styles named by digest, its images and
+ * fonts (some inlined as data: URLs), requests to this origin and to the API's, never framed, no
+ * form sent anywhere (a page signs in with fetch; a form submitted without its script would put
+ * what was typed in a URL).
  */
-export function docsHeaderOptions(baseUrl: string): HelmetOptions {
+export function pageHeaderOptions(baseUrl: string, inlineStyles: string[] = []): HelmetOptions {
   const apiOrigin = new URL(baseUrl).origin;
   return {
     contentSecurityPolicy: {
@@ -69,7 +71,7 @@ export function docsHeaderOptions(baseUrl: string): HelmetOptions {
         'default-src': ["'none'"],
         'base-uri': ["'none'"],
         'script-src': ["'self'"],
-        'style-src': ["'self'", SWAGGER_UI_LOGO_STYLE],
+        'style-src': ["'self'", ...inlineStyles],
         'img-src': ["'self'", 'data:'],
         'font-src': ["'self'", 'data:'],
         'connect-src': ["'self'", apiOrigin],
@@ -85,6 +87,11 @@ export function docsHeaderOptions(baseUrl: string): HelmetOptions {
     xFrameOptions: { action: 'deny' },
     xXssProtection: false,
   };
+}
+
+/** The Swagger UI page: a page's policy, with its logo's inline style ("Try it out" calls the API's origin). */
+export function docsHeaderOptions(baseUrl: string): HelmetOptions {
+  return pageHeaderOptions(baseUrl, [SWAGGER_UI_LOGO_STYLE]);
 }
 
 /**
