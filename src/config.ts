@@ -65,6 +65,12 @@ export interface Config {
   webhookSecretOverlapSeconds: number;
   /** Hours live events are kept for streams to resume from (EVENT_RETENTION_HOURS); older ones are pruned. */
   eventRetentionHours: number;
+  /**
+   * Live event streams (modules/events): a heartbeat every EVENT_STREAM_HEARTBEAT_SECONDS; each stream ended after
+   * EVENT_STREAM_MAX_SECONDS (the client resumes from its last event id, and a revoked credential streams no longer);
+   * at most this many frames, and bytes, wait for a connection to drain (fixed; tests lower them).
+   */
+  eventStream: { heartbeatMs: number; maxMs: number; backlogEvents: number; backlogBytes: number };
   /** Allow webhook URLs resolving to loopback, private or link-local addresses (refused by default). */
   webhookAllowPrivate: boolean;
   webhookTimeoutMs: number;
@@ -376,6 +382,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       'WEBHOOK_SECRET_OVERLAP_SECONDS',
     ),
     eventRetentionHours: atLeastOne(intFrom(env.EVENT_RETENTION_HOURS, 24, 'EVENT_RETENTION_HOURS'), 'EVENT_RETENTION_HOURS'),
+    eventStream: {
+      heartbeatMs: atLeastOne(intFrom(env.EVENT_STREAM_HEARTBEAT_SECONDS, 15, 'EVENT_STREAM_HEARTBEAT_SECONDS'), 'EVENT_STREAM_HEARTBEAT_SECONDS') * 1000,
+      maxMs: atLeastOne(intFrom(env.EVENT_STREAM_MAX_SECONDS, 3600, 'EVENT_STREAM_MAX_SECONDS'), 'EVENT_STREAM_MAX_SECONDS') * 1000,
+      backlogEvents: 1000,
+      backlogBytes: 1024 * 1024,
+    },
     webhookAllowPrivate: booleanFrom(env.WEBHOOK_ALLOW_PRIVATE, false, 'WEBHOOK_ALLOW_PRIVATE'),
     webhookTimeoutMs: intFrom(env.WEBHOOK_TIMEOUT_MS, 10_000, 'WEBHOOK_TIMEOUT_MS'),
     pbxEngine: pbxEngineFrom(env.PBX_ENGINE),

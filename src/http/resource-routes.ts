@@ -1,5 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type {} from '@fastify/websocket';
 import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+import type { WebSocket } from 'ws';
 import type { PageRequest, SortTerm } from '../db/paging.js';
 import { principalOf } from '../platform/auth/auth-plugin.js';
 import { requireUser, type Principal, type RouteAuth, type UserPrincipal } from '../platform/auth/principal.js';
@@ -253,8 +255,15 @@ function customRoute<S>(app: FastifyInstance, group: RouteGroup<S>) {
       RouteParts<P, Q, B> & {
         method: HTTPMethods;
         handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>;
+        /**
+         * A WebSocket endpoint (a GET in a plugin that registered @fastify/websocket): an upgrade
+         * request, its auth and input checked as any request's, is prepared by `websocket`, which
+         * may still refuse it with an HTTP answer (it throws as a handler would); the function it
+         * returns then serves the upgraded socket. A request that asks no upgrade gets `handle`'s answer.
+         */
+        websocket?: (call: CallOf<P, Q, B, S>) => Promise<(socket: WebSocket) => void>;
       },
-  ) => registerRoute(app, group, route.method, url, route, route, route.handle);
+  ) => registerRoute(app, group, route.method, url, route, route, route.handle, route.websocket);
 }
 
 function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, S>(
@@ -265,12 +274,27 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
   doc: RouteDoc,
   parts: RouteParts<P, Q, B>,
   handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
+  websocket?: (call: CallOf<P, Q, B, S>) => Promise<(socket: WebSocket) => void>,
 ): void {
   const text = operationText(doc, group.docs);
+  // What each upgrade request's preparation returned, for @fastify/websocket's handler (which gets no reply).
+  const sockets = new WeakMap<FastifyRequest, (socket: WebSocket) => void>();
   app.route({
     method,
     url,
     config: { ...doc.config, auth: doc.auth },
+    ...(websocket
+      ? {
+          preHandler: async (request: FastifyRequest, reply: FastifyReply) => {
+            if (request.ws) sockets.set(request, await websocket(await callOf<P, Q, B, S>(request, reply, group.scope)));
+          },
+          wsHandler: (socket: WebSocket, request: FastifyRequest) => {
+            const serve = sockets.get(request);
+            if (serve) serve(socket);
+            else socket.terminate();
+          },
+        }
+      : {}),
     ...(parts.upload ? { validatorCompiler: uploadValidatorCompiler(app) } : {}),
     // A body the contract calls optional may be left out: it reads as `{}`.
     ...(parts.optionalBody

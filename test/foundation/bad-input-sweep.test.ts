@@ -281,6 +281,8 @@ describe('bad input on every operation of the OpenAPI document', () => {
   beforeAll(async () => {
     t = await buildTestApp({
       env: { RATE_LIMIT_PER_MINUTE: '100000000', CDR_DETAIL_RATE_LIMIT_PER_MINUTE: '100000000', JOB_WORKER: 'false', AMI_EVENTS: 'false' },
+      // A live event stream the probes open ends at once (its longest life), so its answer completes.
+      config: { eventStream: { heartbeatMs: 15_000, maxMs: 50, backlogEvents: 1000, backlogBytes: 1024 * 1024 } },
     });
     const { seed } = await seedDemo(t.ctx);
     [tenant, other] = seed.tenants;

@@ -43,11 +43,13 @@ describe('OpenAPI document and docs page', () => {
       for (const [method, operation] of Object.entries(methods)) {
         const where = `${method.toUpperCase()} ${path}`;
         if (!operation.operationId) problems.push(`${where}: no operationId`);
-        const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2'));
+        // A WebSocket's success is its upgrade, 101.
+        const success = Object.entries(operation.responses).filter(([status]) => status.startsWith('2') || status === '101');
         if (success.length === 0) problems.push(`${where}: no success response`);
         for (const [status, response] of success) {
-          // JSON for most; a download documents its media type (audio/*, text/csv ...) instead.
-          if (status !== '204' && !Object.values(response.content ?? {}).some((media) => media.schema)) problems.push(`${where}: ${status} has no schema`);
+          // JSON for most; a download documents its media type (audio/*, text/csv ...) instead; 204 and 101 have no body.
+          if (status !== '204' && status !== '101' && !Object.values(response.content ?? {}).some((media) => media.schema))
+            problems.push(`${where}: ${status} has no schema`);
         }
         if (!operation.responses['5XX']) problems.push(`${where}: no 5XX response`);
         if (operation.security?.length && !operation.responses['401']) problems.push(`${where}: secured but no 401`);
