@@ -61,8 +61,9 @@ export const EVENT_STREAM_ANSWER = {
     `the envelope is ${ENVELOPE}. Ids are the PBX's event numbers: in commit order, without gaps (a filtered stream skips some). ` +
     'A comment line (`: heartbeat`) comes every EVENT_STREAM_HEARTBEAT_SECONDS when nothing else does. Two control events carry `{"reason": "…"}`: ' +
     '`reset` (with the current id) when the events after the client’s last id are no longer kept: reload the state over REST, then carry on; ' +
-    'and `close`, the last frame before the server ends the stream: `stream lifetime reached` (after EVENT_STREAM_MAX_SECONDS), `slow consumer` ' +
-    '(more than 1,000 events or 1 MiB waited for a client that does not read), or `server shutting down`. Reconnect with the last id to resume.',
+    'and `close`, the last frame before the server ends the stream: `stream lifetime reached` (after EVENT_STREAM_MAX_SECONDS), `server shutting down`, ' +
+    'or `slow consumer`: at most 1,000 frames or 1 MiB wait for a connection, and a client that takes none for a whole heartbeat interval while they wait is closed. ' +
+    'Reconnect with the last id to resume.',
   content: { 'text/event-stream': { schema: { type: 'string', description: 'Frames as described above.' } } },
 };
 
@@ -72,8 +73,8 @@ export const EVENT_SOCKET_ANSWER = {
   description:
     `Switching to the WebSocket protocol. Each event is one text message, its envelope ${ENVELOPE}; ` +
     'a `reset` arrives as `{"id": "<seq>", "kind": "reset", "data": {"reason": "…"}}`. The server pings every EVENT_STREAM_HEARTBEAT_SECONDS ' +
-    '(a client that does not answer is dropped) and closes with a reason: 1000 `stream lifetime reached`, 1001 `server shutting down`, ' +
-    '1008 `slow consumer`. Reconnect with `last_event_id` to resume. Messages from the client are ignored.',
+    'and closes with a reason: 1000 `stream lifetime reached`, 1001 `server shutting down`, 1008 `slow consumer` (a client that answers no ping, ' +
+    'or takes nothing for a whole interval while frames wait for it). Reconnect with `last_event_id` to resume. Messages from the client are ignored.',
 };
 
 export const NOT_AN_UPGRADE = {
