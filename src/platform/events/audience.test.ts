@@ -27,6 +27,7 @@ const audiences: Record<string, Audience> = {
   tenant: { scope: 'tenant' },
   admins: { scope: 'admins' },
   users: { scope: 'users', userIds: ['u-named', 'u-admin'] },
+  owners: { scope: 'owners', userIds: ['u-named'] },
 };
 
 const data = Type.Object({});
@@ -42,20 +43,20 @@ const keysRead = defineEventKind({
 /** A routing-like kind: the PBX server reads its subject, other keys do not. */
 const serverReads = defineEventKind({ kind: 'test_audience.server_reads', subject: 'thing', description: 'Tests.', data, pbxKey: false, pbxServer: true });
 
-/** Who receives: principal -> audience -> [keysRead, serverReads]. */
+/** Who receives: principal -> audience -> [keysRead, serverReads]. An administrator is no owner of another's record. */
 const expected: Record<string, Record<string, [boolean, boolean]>> = {
-  admin: { tenant: [true, true], admins: [true, true], users: [true, true] },
-  named: { tenant: [true, true], admins: [false, false], users: [true, true] },
-  user: { tenant: [true, true], admins: [false, false], users: [false, false] },
-  pbxKey: { tenant: [true, false], admins: [true, false], users: [true, false] },
-  scoped: { tenant: [true, false], admins: [true, false], users: [true, false] },
-  unscoped: { tenant: [false, false], admins: [false, false], users: [false, false] },
-  pbxServer: { tenant: [false, true], admins: [false, true], users: [false, true] },
-  internal: { tenant: [false, false], admins: [false, false], users: [false, false] },
-  operator: { tenant: [false, false], admins: [false, false], users: [false, false] },
-  otherAdmin: { tenant: [false, false], admins: [false, false], users: [false, false] },
-  otherPbxKey: { tenant: [false, false], admins: [false, false], users: [false, false] },
-  otherScoped: { tenant: [false, false], admins: [false, false], users: [false, false] },
+  admin: { tenant: [true, true], admins: [true, true], users: [true, true], owners: [false, false] },
+  named: { tenant: [true, true], admins: [false, false], users: [true, true], owners: [true, true] },
+  user: { tenant: [true, true], admins: [false, false], users: [false, false], owners: [false, false] },
+  pbxKey: { tenant: [true, false], admins: [true, false], users: [true, false], owners: [true, false] },
+  scoped: { tenant: [true, false], admins: [true, false], users: [true, false], owners: [true, false] },
+  unscoped: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
+  pbxServer: { tenant: [false, true], admins: [false, true], users: [false, true], owners: [false, true] },
+  internal: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
+  operator: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
+  otherAdmin: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
+  otherPbxKey: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
+  otherScoped: { tenant: [false, false], admins: [false, false], users: [false, false], owners: [false, false] },
 };
 
 describe('mayReceive', () => {

@@ -5,10 +5,13 @@ import type { EventKind } from './event-kinds.js';
  * Who among a tenant's users may receive an event, stored with it (JSON):
  * - `tenant`: every user of the tenant;
  * - `admins`: the tenant's administrators;
- * - `users`: the users named (their ids), and the administrators.
+ * - `users`: the users named (their ids), and the administrators;
+ * - `owners`: the users named alone, for records only their owner reads (a contact import), which
+ *   administrators cannot read over REST either.
  * API keys do not depend on it: the event's kind says which keys receive it (`EventKind`).
  */
-export type Audience = { scope: 'tenant' } | { scope: 'admins' } | { scope: 'users'; userIds: readonly string[] };
+export type Audience =
+  { scope: 'tenant' } | { scope: 'admins' } | { scope: 'users'; userIds: readonly string[] } | { scope: 'owners'; userIds: readonly string[] };
 
 /**
  * Whether `principal` may receive an event of `kind` with `audience` in tenant `pbxId`: the one rule
@@ -21,8 +24,9 @@ export function mayReceive(principal: Principal, event: { pbxId: string; audienc
   if (principal.pbxId !== event.pbxId) return false;
   switch (principal.kind) {
     case 'user': {
-      if (principal.role === 'admin') return true;
       const { audience } = event;
+      if (audience.scope === 'owners') return audience.userIds.includes(principal.userId);
+      if (principal.role === 'admin') return true;
       return audience.scope === 'tenant' || (audience.scope === 'users' && audience.userIds.includes(principal.userId));
     }
     case 'pbx':

@@ -22,8 +22,8 @@ describe('live events of contact imports', () => {
 
     const events = await storedEvents(t.ctx, user.pbxId);
     expect(events.map((event) => [event.kind, event.subject, event.audience])).toEqual([
-      ...Array(4).fill(['contact_import.progress', { type: 'contact_import', id }, { scope: 'users', userIds: [user.id] }]),
-      ['contact_import.completed', { type: 'contact_import', id }, { scope: 'users', userIds: [user.id] }],
+      ...Array(4).fill(['contact_import.progress', { type: 'contact_import', id }, { scope: 'owners', userIds: [user.id] }]),
+      ['contact_import.completed', { type: 'contact_import', id }, { scope: 'owners', userIds: [user.id] }],
     ]);
     expect(events.map((event) => event.data)).toMatchObject([
       { status: 'processing', processed_rows: 0, total_rows: null, progress: null },

@@ -91,7 +91,7 @@ export const importFailed = defineEventKind({
 
 /** The import's live event for its status (none before it is processed), in the transaction of the change. */
 export async function publishImportProgress(db: Executor, ctx: AppContext, row: ImportRow): Promise<void> {
-  const base = { pbxId: row.pbx_id, subject: { type: 'contact_import', id: row.id }, audience: { scope: 'users' as const, userIds: [row.user_id] } };
+  const base = { pbxId: row.pbx_id, subject: { type: 'contact_import', id: row.id }, audience: { scope: 'owners' as const, userIds: [row.user_id] } };
   const progress = presentImportProgress(row);
   const ended = row.completed_at ?? row.updated_at;
   if (row.status === 'processing') await ctx.events.publish(db, { ...base, kind: importProgress, data: { ...progress, status: 'processing' } });
