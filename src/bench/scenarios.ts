@@ -103,4 +103,6 @@ export const OPTIONAL_STEP_MODULES: ReadonlyArray<{ name: string; module: string
   { name: 'routing', module: './routing-bench.js', export: 'benchRouting' },
   // benchConfigPush() starts its own server and seeds 5,000 users and 500 call flows, on each database.
   { name: 'config-push', module: './config-push-bench.js', export: 'benchConfigPush' },
+  // benchLiveEvents() builds its own server in the bench process and opens 1,000 event streams from a child, on each database.
+  { name: 'live-events', module: './events-bench.js', export: 'benchLiveEvents' },
 ];
