@@ -23,6 +23,7 @@ import * as soundPlayable from './0021_sound_playable.js';
 import * as events from './0022_events.js';
 import * as webhookSubscriptions from './0023_webhook_subscriptions.js';
 import * as eventTickets from './0024_event_tickets.js';
+import * as internalWebhookSubscriptions from './0025_internal_webhook_subscriptions.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022_events': events,
   '0023_webhook_subscriptions': webhookSubscriptions,
   '0024_event_tickets': eventTickets,
+  '0025_internal_webhook_subscriptions': internalWebhookSubscriptions,
 };

@@ -1,7 +1,9 @@
 /**
  * Webhook subscriptions' dispatch: each committed live event becomes one delivery (the Standard
  * Webhooks message of `enqueueWebhook`, sent and retried by its durable `webhook.deliver` job) per
- * subscription that receives it.
+ * subscription that receives it, stored in event order. The message's `data` is the event's
+ * envelope, or its data alone for a subscription made with `payload: 'data'` (a contact import's
+ * `webhook_url`, whose messages have always been `{type, timestamp, data: the import}`).
  *
  * The outbox is the source of truth and each tenant has a cursor, the last event number dispatched.
  * One dispatch is one transaction: it locks the cursor, reads the events after it, stores their
@@ -63,7 +65,7 @@ export async function dispatchWebhookEvents(ctx: DispatchContext, pbxId: string,
           subjectType: event.subject.type,
           subjectId: event.subject.id,
           url: receiver.subscription.url,
-          data: eventEnvelope(event),
+          data: receiver.subscription.payload === 'data' ? event.data : eventEnvelope(event),
         });
       }
     }

@@ -5,7 +5,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Clock } from '../clock.js';
 import { mayReceive, resumeFrom, type EventKind, type LiveEvent } from '../events/index.js';
 import { anyKindMatches } from '../events/kind-patterns.js';
-import type { WebhookSubscriptionTable } from './webhooks.tables.js';
+import type { SubscriptionPayload, WebhookSubscriptionTable } from './webhooks.tables.js';
 
 export type WebhookSubscriptionRow = Selectable<WebhookSubscriptionTable>;
 
@@ -18,6 +18,16 @@ export interface NewWebhookSubscription {
   subjectType?: string | null;
   subjectId?: string | null;
   description?: string | null;
+  /** What a message's `data` is (default: the event's envelope). */
+  payload?: SubscriptionPayload;
+  /** The record that makes it and alone manages it (internal: not seen through `/webhook-subscriptions`). */
+  owner?: SubscriptionOwner;
+}
+
+/** A record that owns internal subscriptions, e.g. `{kind: 'contact_import', id}`. */
+export interface SubscriptionOwner {
+  kind: string;
+  id: string;
 }
 
 /**
@@ -49,11 +59,19 @@ export async function insertWebhookSubscription(db: Executor, clock: Clock, inpu
     description: input.description ?? null,
     active: 1,
     after_seq: await subscriptionStart(db, input.pbxId),
+    payload: input.payload ?? 'envelope',
+    owner_kind: input.owner?.kind ?? null,
+    owner_id: input.owner?.id ?? null,
     created_at: now,
     updated_at: now,
   };
   await db.insertInto('webhook_subscriptions').values(row).execute();
   return row;
+}
+
+/** Removes the subscriptions a record made; call it in the transaction that removes the record. */
+export async function removeOwnedSubscriptions(db: Executor, pbxId: string, owner: SubscriptionOwner): Promise<void> {
+  await db.deleteFrom('webhook_subscriptions').where('pbx_id', '=', pbxId).where('owner_kind', '=', owner.kind).where('owner_id', '=', owner.id).execute();
 }
 
 /** An active subscription as the dispatch reads it: with its owner's account, to decide as that owner. */
@@ -64,6 +82,7 @@ export interface SubscriptionWithOwner {
   subject_type: string | null;
   subject_id: string | null;
   after_seq: number;
+  payload: SubscriptionPayload;
   user_id: string;
   owner_pbx_id: string;
   owner_role: 'admin' | 'user';
@@ -83,6 +102,7 @@ export function activeSubscriptionsOf(db: Executor, pbxId: string): Promise<Subs
       's.subject_type',
       's.subject_id',
       's.after_seq',
+      's.payload',
       's.user_id',
       'u.pbx_id as owner_pbx_id',
       'u.role as owner_role',

@@ -1,6 +1,9 @@
+import type { Generated } from 'kysely';
 import type { Flag, Timestamp } from '../../db/columns.js';
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export type SubscriptionPayload = 'envelope' | 'data';
 
 /** One webhook message and the log of its delivery attempts' outcome. */
 export interface WebhookDeliveryTable {
@@ -56,6 +59,14 @@ export interface WebhookSubscriptionTable {
   active: Flag;
   /** The tenant's newest event number when it was created or last activated: it receives the later ones only. */
   after_seq: number;
+  /** A message's `data`: the event's envelope (`envelope`), or the event's data alone (`data`). */
+  payload: Generated<SubscriptionPayload>;
+  /**
+   * The record that made it (e.g. `contact_import` and the import's id), which alone manages it and
+   * removes it with itself; null for a subscription made through `/webhook-subscriptions`.
+   */
+  owner_kind: string | null;
+  owner_id: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
 }

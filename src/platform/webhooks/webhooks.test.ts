@@ -25,6 +25,11 @@ describe('webhooks', () => {
     await new Promise((resolve) => server.close(resolve));
   });
   const t = useTestApp({ config: { jobWorkerEnabled: false, webhookAllowPrivate: true } });
+  /** An import's webhook is a subscription: its events become deliveries by the dispatch, then are sent. */
+  const deliver = async (pbxId: string) => {
+    await t.app.webhookDispatcher.dispatch(pbxId);
+    await t.app.jobs.drain();
+  };
   beforeAll(async () => {
     server = createServer((req, res) => {
       let body = '';
@@ -61,7 +66,7 @@ describe('webhooks', () => {
     ).json().data;
     const done = await runImport(t, user.token, imp.id);
     expect(done.status).toBe('completed');
-    await t.app.jobs.drain();
+    await deliver(user.pbxId);
 
     const mine = received.filter((r) => JSON.parse(r.body).data.id === imp.id);
     // Standard Webhooks promises no ordering between messages; each carries its own type and timestamp.
@@ -79,7 +84,13 @@ describe('webhooks', () => {
       const payload = verifier.verify(request.body, request.headers as Record<string, string>) as { data: { id: string; status: string } };
       expect(payload.data.id).toBe(imp.id);
     }
-    expect(JSON.parse(mine[2].body).data).toMatchObject({ status: 'completed', records_count: 1 });
+    // Each message is {type, timestamp, data: the import as its GET showed it then}.
+    expect(mine.map((r) => Object.keys(JSON.parse(r.body)))).toEqual(Array(3).fill(['type', 'timestamp', 'data']));
+    expect(JSON.parse(mine[0].body).data).toEqual(imp);
+    expect(JSON.parse(mine[1].body).data).toMatchObject({ status: 'processing', started_at: done.started_at, mappings: done.mappings });
+    const { records: _records, errors: _errors, ...read } = done;
+    expect(JSON.parse(mine[2].body).data).toEqual(read);
+    expect(read).toMatchObject({ status: 'completed', records_count: 1 });
     // A tampered body or another PBX's secret does not verify.
     expect(() => verifier.verify(mine[0].body.replace('created', 'deleted'), mine[0].headers as Record<string, string>)).toThrow();
     const otherAdmin = await createAdmin(t.ctx);
@@ -101,11 +112,49 @@ describe('webhooks', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/v1/webhooks/deliveries?filter[status]=lost', headers: bearer(user.token) })).statusCode).toBe(422);
   });
 
+  it('makes the import’s webhook a subscription of its own, which the API neither lists nor changes, removed with the import', async () => {
+    const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
+    const admin = await createAdmin(t.ctx, user.tenant);
+    const imp = (await upload(t, user.token, { name: 'c.csv', content: 'Name\nOwn\n' }, { webhook_url: `${base}/own` })).json().data;
+    const subscriptions = () => t.ctx.db.selectFrom('webhook_subscriptions').selectAll().where('pbx_id', '=', user.pbxId).execute();
+    const [own] = await subscriptions();
+    expect(own).toMatchObject({
+      user_id: user.id,
+      url: `${base}/own`,
+      subject_type: 'contact_import',
+      subject_id: imp.id,
+      payload: 'data',
+      owner_kind: 'contact_import',
+      owner_id: imp.id,
+      active: 1,
+    });
+    expect(JSON.parse(own.kinds)).toEqual([
+      'contact_import.created',
+      'contact_import.processing',
+      'contact_import.completed',
+      'contact_import.completed_with_errors',
+      'contact_import.failed',
+    ]);
+    const api = (method: 'GET' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
+      t.app.inject({ method, url: `/api/v1${url}`, headers: bearer(admin.token), ...(payload ? { payload } : {}) });
+    expect((await api('GET', '/webhook-subscriptions')).json().data).toEqual([]);
+    expect((await api('GET', `/webhook-subscriptions/${own.id}`)).statusCode).toBe(404);
+    expect((await api('PATCH', `/webhook-subscriptions/${own.id}`, { active: false })).statusCode).toBe(404);
+    expect((await api('DELETE', `/webhook-subscriptions/${own.id}`)).statusCode).toBe(404);
+    expect(await subscriptions()).toEqual([own]);
+    await deliver(user.pbxId);
+    expect(received.filter((r) => r.path === '/own').map((r) => JSON.parse(r.body).type)).toEqual(['contact_import.created']);
+
+    const removed = await t.app.inject({ method: 'DELETE', url: `/api/v1/contacts/imports/${imp.id}`, headers: bearer(user.token) });
+    expect(removed.statusCode).toBe(204);
+    expect(await subscriptions()).toEqual([]);
+  });
+
   it('retries a failed delivery with backoff and logs every attempt', async () => {
     const user = await createUser(t.ctx, { fields: { allow_manage_global_contacts: 1 } });
     failNext = 2;
     const imp = (await upload(t, user.token, { name: 'c.csv', content: 'Name\nRetry\n' }, { webhook_url: `${base}/hook` })).json().data;
-    await t.app.jobs.drain();
+    await deliver(user.pbxId);
     const deliveries = () =>
       t.app
         .inject({ method: 'GET', url: `/api/v1/webhooks/deliveries?filter[subject_id]=${imp.id}`, headers: bearer(user.token) })

@@ -20,7 +20,7 @@ import {
   listOwnImports,
   updateImport,
 } from './contact-imports.queries.js';
-import { emitImportEvent } from './contact-imports.events.js';
+import { emitImportEvent, subscribeImportWebhook, unsubscribeImportWebhook } from './contact-imports.events.js';
 import { processImport } from './contact-imports.processor.js';
 import { presentImport, type ImportRow } from './contact-imports.presenter.js';
 import { readRows, sheetNames, sniffFile, type ReadOptions } from './file-reading.js';
@@ -161,6 +161,7 @@ export class ContactImportsService {
         });
         await storeImportFile(trx, id, path);
         const row = (await findImportById(trx, id))!;
+        await subscribeImportWebhook(trx, this.ctx, row);
         await emitImportEvent(trx, this.ctx, row, 'created');
         return row;
       });
@@ -225,10 +226,13 @@ export class ContactImportsService {
     return this.get(owner, id);
   }
 
-  /** Deletes the import with its records, errors and file (its row cascades), in any status; its contacts stay. */
+  /** Deletes the import with its records, errors, file (its row cascades) and webhook subscription, in any status; its contacts stay. */
   async remove(owner: ImportOwner, id: string): Promise<void> {
     const row = await this.get(owner, id);
-    await deleteImport(this.ctx.db, row.id);
+    await this.ctx.db.transaction().execute(async (trx) => {
+      await unsubscribeImportWebhook(trx, row);
+      await deleteImport(trx, row.id);
+    });
     if (row.stored_path) await rm(row.stored_path, { force: true });
   }
 }

@@ -16,8 +16,12 @@ interface SubscriptionScope {
   active?: number;
 }
 
+/**
+ * The API's subscriptions: those a record made for itself (a contact import's webhook, `owner_kind`)
+ * are that record's to manage, and are neither listed nor read, changed or deleted here.
+ */
 function subscriptionsOf(db: Kysely<DB>, scope: SubscriptionScope) {
-  let query = db.selectFrom('webhook_subscriptions').where('pbx_id', '=', scope.pbxId);
+  let query = db.selectFrom('webhook_subscriptions').where('pbx_id', '=', scope.pbxId).where('owner_kind', 'is', null);
   if (scope.active !== undefined) query = query.where('active', '=', scope.active);
   return query;
 }
@@ -37,14 +41,25 @@ export function listSubscriptions(db: Kysely<DB>, tenant: Tenant, filters: Subsc
 }
 
 export function findSubscription(db: Executor, tenant: Tenant, id: string) {
-  return db.selectFrom('webhook_subscriptions').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
+  return db
+    .selectFrom('webhook_subscriptions')
+    .selectAll()
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', '=', id)
+    .where('owner_kind', 'is', null)
+    .executeTakeFirst();
 }
 
 export async function updateSubscription(db: Executor, tenant: Tenant, id: string, changes: Updateable<WebhookSubscriptionTable>): Promise<void> {
-  await db.updateTable('webhook_subscriptions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).execute();
+  await db.updateTable('webhook_subscriptions').set(changes).where('pbx_id', '=', tenant.pbxId).where('id', '=', id).where('owner_kind', 'is', null).execute();
 }
 
 export async function deleteSubscription(db: Executor, tenant: Tenant, id: string): Promise<boolean> {
-  const result = await db.deleteFrom('webhook_subscriptions').where('pbx_id', '=', tenant.pbxId).where('id', '=', id).executeTakeFirst();
+  const result = await db
+    .deleteFrom('webhook_subscriptions')
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('id', '=', id)
+    .where('owner_kind', 'is', null)
+    .executeTakeFirst();
   return Number(result.numDeletedRows) > 0;
 }
