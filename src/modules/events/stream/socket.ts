@@ -36,9 +36,9 @@ export class SocketTransport implements StreamTransport {
     this.socket.send(bytes, { binary: false }, () => flushed());
   }
 
-  heartbeat(): boolean {
+  heartbeat(late: boolean): boolean {
     if (this.socket.readyState !== WebSocket.OPEN) return true;
-    if (!this.answered) return false;
+    if (!this.answered && !late) return false;
     this.answered = false;
     this.socket.ping();
     return true;

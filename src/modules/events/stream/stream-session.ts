@@ -15,8 +15,11 @@ export interface StreamTransport {
   resetFrame(afterSeq: number, reason: string): Buffer;
   /** Hands bytes to the connection; `flushed` runs once they have left this process's buffers, or the connection is gone. */
   write(bytes: Buffer, flushed: () => void): void;
-  /** Keeps the connection (and the proxies on its way) alive; false when the peer did not answer the last one (WebSocket's pong). */
-  heartbeat(): boolean;
+  /**
+   * Keeps the connection (and the proxies on its way) alive; false when the peer did not answer the
+   * last one (WebSocket's pong), unless `late` (this process was too busy to have read the answer).
+   */
+  heartbeat(late: boolean): boolean;
   /** Ends the connection after what was written, saying why. */
   close(reason: CloseReason): void;
 }
@@ -64,6 +67,7 @@ export class StreamSession {
   private flushes = 0;
   private flushesAtTick = 0;
   private waitedAtTick = false;
+  private tickedAt = performance.now();
   private ticker: NodeJS.Timeout | null = null;
   private lifetime: NodeJS.Timeout | null = null;
   private ended = false;
@@ -160,13 +164,18 @@ export class StreamSession {
 
   /**
    * Every heartbeat interval: a client that took nothing since the last one while frames waited,
-   * or did not answer its ping, is a slow consumer (or gone): closed. Any other is kept alive.
+   * or did not answer its ping, is a slow consumer (or gone): closed. Any other is kept alive. A
+   * tick that comes late finds this process busy, not the client slow (the connection's callbacks
+   * wait behind it): it judges nothing.
    */
   private tick(): void {
-    if (this.waitedAtTick && this.flushes === this.flushesAtTick) return this.end('slow consumer');
+    const at = performance.now();
+    const late = at - this.tickedAt > 1.5 * this.limits.heartbeatMs;
+    this.tickedAt = at;
+    if (!late && this.waitedAtTick && this.flushes === this.flushesAtTick) return this.end('slow consumer');
     this.waitedAtTick = this.inFlight > 0 || this.backlog.length > 0;
     this.flushesAtTick = this.flushes;
-    if (!this.transport.heartbeat()) this.end('slow consumer');
+    if (!this.transport.heartbeat(late)) this.end('slow consumer');
   }
 
   /** Stops the deliveries and timers; false when already stopped. */
