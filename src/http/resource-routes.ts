@@ -254,7 +254,7 @@ function customRoute<S>(app: FastifyInstance, group: RouteGroup<S>) {
     route: RouteDoc &
       RouteParts<P, Q, B> & {
         method: HTTPMethods;
-        handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>;
+        handle: (call: CallOf<P, Q, B, S>) => unknown;
         /**
          * A WebSocket endpoint (a GET in a plugin that registered @fastify/websocket): an upgrade
          * request, its auth and input checked as any request's, is prepared by `websocket`, which
@@ -273,7 +273,7 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
   url: string,
   doc: RouteDoc,
   parts: RouteParts<P, Q, B>,
-  handle: (call: CallOf<P, Q, B, S>) => Promise<unknown>,
+  handle: (call: CallOf<P, Q, B, S>) => unknown,
   websocket?: (call: CallOf<P, Q, B, S>) => Promise<(socket: WebSocket) => void>,
 ): void {
   const text = operationText(doc, group.docs);
@@ -317,7 +317,11 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
       ...(parts.upload ? { body: multipartForm(parts.upload) } : {}),
       response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
     },
-    handler: async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope)),
+    // Without a scope the call is built at once, so a handler that answers from memory (a cached
+    // /me) sends within its request's tick, as a plain Fastify handler would.
+    handler: group.scope
+      ? async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope))
+      : (request, reply) => handle(new Call(request, reply, undefined) as unknown as CallOf<P, Q, B, S>),
   });
 }
 
@@ -329,29 +333,43 @@ function operationText(doc: RouteDoc, docs: OperationDocs | undefined): Operatio
   return entry;
 }
 
+/**
+ * A handler's call. The caller is read when asked, so public routes (no principal) and routes that
+ * take API keys (no user) fail only where they read what they lack. The accessors live on the
+ * class rather than on each call: getters on an object literal made every request's call slow to
+ * build (a cached /me measured 0.35x the bare server against 0.46x this way).
+ */
+class Call<S> {
+  readonly params: unknown;
+  readonly query: unknown;
+  readonly body: unknown;
+  constructor(
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+    public scope: S,
+  ) {
+    this.params = request.params;
+    this.query = request.query;
+    this.body = request.body;
+  }
+  get principal(): Principal {
+    return principalOf(this.request);
+  }
+  get user(): UserPrincipal {
+    return requireUser(principalOf(this.request));
+  }
+  get tenant(): Tenant {
+    return tenantOf(principalOf(this.request));
+  }
+}
+
 async function callOf<P extends TSchema, Q extends TSchema, B extends TSchema, S>(
   request: FastifyRequest,
   reply: FastifyReply,
   scope: RouteGroup<S>['scope'],
 ): Promise<CallOf<P, Q, B, S>> {
-  const call: ResourceCall<unknown, unknown, unknown, unknown> = {
-    request,
-    reply,
-    get principal() {
-      return principalOf(request);
-    },
-    get user() {
-      return requireUser(principalOf(request));
-    },
-    get tenant() {
-      return tenantOf(principalOf(request));
-    },
-    params: request.params,
-    query: request.query,
-    body: request.body,
-    scope: undefined,
-  };
-  if (scope) call.scope = await scope(call as ResourceCall);
+  const call = new Call<unknown>(request, reply, undefined);
+  if (scope) call.scope = await scope(call as unknown as ResourceCall);
   // Fastify has validated params, query and body against the very schemas this route was registered with.
-  return call as CallOf<P, Q, B, S>;
+  return call as unknown as CallOf<P, Q, B, S>;
 }

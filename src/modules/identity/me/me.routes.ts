@@ -23,7 +23,7 @@ export async function meRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext 
     auth: USER,
     operationId: 'getProfile',
     response: { 200: ProfileResponse },
-    handle: async ({ tenant, user, reply }) =>
+    handle: ({ tenant, user, reply }) =>
       profiles.serve(reply, user.userId, tenant.pbxId, async () => ({
         message: 'Authenticated user profile.',
         data: presentProfile(await service.profile(tenant, user.userId)),
