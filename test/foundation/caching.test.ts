@@ -58,6 +58,15 @@ describe('cached tokens and profiles', () => {
     expect((await me(t, other.token)).json().data.first_name).toBe('Test');
   });
 
+  it('keeps the caches through a stream ticket, a write that changes no token or profile', async () => {
+    const user = await createUser(t.ctx);
+    await me(t, user.token);
+    await t.ctx.db.updateTable('users').set({ first_name: 'Unseen' }).where('id', '=', user.id).execute();
+    const ticket = await t.app.inject({ method: 'POST', url: '/api/v1/events/tickets', headers: bearer(user.token) });
+    expect(ticket.statusCode, ticket.body).toBe(201);
+    expect((await me(t, user.token)).json().data.first_name).toBe('Test');
+  });
+
   it('sees changes made out of sight (another process) once the cache TTL has passed', async () => {
     const user = await createUser(t.ctx);
     await me(t, user.token);

@@ -1,6 +1,16 @@
 import type { FastifyInstance, onSendHookHandler, RouteOptions } from 'fastify';
 import type { ChangeTracker } from './change-tracker.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * A writing route whose writes no cached token or profile shows (a stream ticket): its answers
+     * leave the caches be, so a wall screen reconnecting does not empty its tenant's caches.
+     */
+    keepsCaches?: boolean;
+  }
+}
+
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 const writes = (method: RouteOptions['method']) => (Array.isArray(method) ? method : [method]).some((m) => !READ_METHODS.has(m.toUpperCase()));
@@ -9,7 +19,8 @@ const writes = (method: RouteOptions['method']) => (Array.isArray(method) ? meth
  * Every request that may have written marks its tenant's data changed, before its response leaves
  * (its transaction has committed by then), so the next read of a cached token or profile sees the
  * write. Refused requests (4xx) wrote nothing; a request without a tenant (a login, an internal
- * key) marks every tenant. The hook is attached to writing routes only: reads pay nothing for it.
+ * key) marks every tenant. The hook is attached to writing routes only (less those declaring
+ * `keepsCaches`): reads pay nothing for it.
  * Register before the routes.
  */
 export function registerChangeTracking(app: FastifyInstance, changes: ChangeTracker): void {
@@ -28,7 +39,7 @@ export function registerChangeTracking(app: FastifyInstance, changes: ChangeTrac
     );
   };
   app.addHook('onRoute', (route) => {
-    if (!writes(route.method)) return;
+    if (!writes(route.method) || route.config?.keepsCaches === true) return;
     const existing = route.onSend;
     route.onSend = existing === undefined ? [markChanged] : [...(Array.isArray(existing) ? existing : [existing]), markChanged];
   });

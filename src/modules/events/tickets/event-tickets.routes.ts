@@ -15,7 +15,8 @@ export async function eventTicketRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   route('/events/tickets', {
     method: 'POST',
     auth: STREAM_AUTH,
-    config: { carriesSecret: true },
+    // A ticket is no token nor profile change: issuing one leaves the tenant's caches be.
+    config: { carriesSecret: true, keepsCaches: true },
     operationId: 'createEventTicket',
     response: { 201: EventTicketResponse },
     handle: async ({ principal, request, reply }) => {
