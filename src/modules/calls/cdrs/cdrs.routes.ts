@@ -1,3 +1,4 @@
+import { rangedAudioResponses, writeRangeHeaders } from '../../../http/byte-range.js';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import { operationRoutes, type RouteGroup } from '../../../http/resource-routes.js';
@@ -24,8 +25,6 @@ import { RECORDING_MAX_BYTES } from './recordings.js';
 
 const READERS = { user: true, integration: ['call-history'] } as const;
 const PBX_SERVER = { pbxServer: true } as const;
-
-const audio = { 'audio/*': { schema: { type: 'string', format: 'binary' } } };
 
 /** The call history (a keyset-paged list of its own), a call's detail and recordings, and the PBX server's pushes. */
 export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext }): Promise<void> {
@@ -63,22 +62,11 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     auth: READERS,
     operationId: 'downloadCallRecording',
     querystring: RecordingQuery,
-    response: {
-      200: { description: 'The whole recording.', content: audio },
-      206: { description: 'The requested byte range (`Content-Range` header).', content: audio },
-      416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`.', $ref: 'MessageError#' },
-    },
+    response: rangedAudioResponses('The whole recording.'),
     handle: async ({ tenant, principal, query, request, reply }) => {
       const file = await service.openRecording(tenant, principal, query.path, request.headers.range);
-      reply.header('content-type', file.contentType).header('accept-ranges', 'bytes').header('content-disposition', `inline; filename="${file.name}"`);
-      if (file.range) {
-        reply
-          .code(206)
-          .header('content-range', `bytes ${file.range.start}-${file.range.end}/${file.size}`)
-          .header('content-length', String(file.range.end - file.range.start + 1));
-      } else {
-        reply.header('content-length', String(file.size));
-      }
+      reply.header('content-type', file.contentType).header('content-disposition', `inline; filename="${file.name}"`);
+      writeRangeHeaders(reply, file.size, file.range);
       return reply.send(file.stream);
     },
   });

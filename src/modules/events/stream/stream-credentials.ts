@@ -14,6 +14,7 @@ const TOKEN_IN_URL =
  */
 export function streamCredentials(tickets: EventTicketsService): onRequestAsyncHookHandler {
   return async (request) => {
+    // onRequest runs before validation: the query is still whatever the client sent.
     const query = request.query as Record<string, unknown>;
     for (const value of Object.values(query).flat()) if (typeof value === 'string' && tokenKind(value) !== null) throw new Unauthorized(TOKEN_IN_URL);
     const ticket = query.ticket;

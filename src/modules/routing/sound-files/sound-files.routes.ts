@@ -1,3 +1,4 @@
+import { rangedAudioResponses, writeRangeHeaders } from '../../../http/byte-range.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { Type } from '@sinclair/typebox';
@@ -23,7 +24,6 @@ import { attachmentDisposition, SoundFilesService, type RangeHeaders, type Sound
 const FORM_LIMITS = { fields: 10, files: 1 };
 const NOT_MULTIPART = 'Send the sound file as multipart/form-data.';
 
-const audio = { 'audio/*': { schema: { type: 'string', format: 'binary' } } };
 const wav = { 'audio/wav': { schema: { type: 'string', format: 'binary' } } };
 
 function rangeHeaders(request: FastifyRequest): RangeHeaders {
@@ -33,18 +33,9 @@ function rangeHeaders(request: FastifyRequest): RangeHeaders {
 
 /** The audio, whole (200) or the range asked (206), with its type, ETag and file name. */
 function sendAudio(reply: FastifyReply, file: SoundFileDownload) {
-  reply
-    .header('content-type', file.mimeType)
-    .header('accept-ranges', 'bytes')
-    .header('etag', file.etag)
-    .header('content-disposition', attachmentDisposition(file.filename));
-  if (!file.range) return reply.header('content-length', String(file.size)).send(file.body);
-  const { start, end } = file.range;
-  return reply
-    .code(206)
-    .header('content-range', `bytes ${start}-${end}/${file.size}`)
-    .header('content-length', String(end - start + 1))
-    .send(file.body);
+  reply.header('content-type', file.mimeType).header('etag', file.etag).header('content-disposition', attachmentDisposition(file.filename));
+  writeRangeHeaders(reply, file.size, file.range);
+  return reply.send(file.body);
 }
 
 /** Announcements and music on hold: multipart upload, metadata, the audio with Range support, soft and permanent delete. */
@@ -90,11 +81,7 @@ export async function soundFileRoutes(app: FastifyInstance, { ctx }: { ctx: AppC
     auth: ROUTING_READ,
     operationId: 'downloadSoundFile',
     params: SoundFileParams,
-    response: {
-      200: { description: 'The whole file.', content: audio },
-      206: { description: 'The requested byte range (`Content-Range` header).', content: audio },
-      416: { description: 'Range not satisfiable; `Content-Range: bytes */<size>`.', $ref: 'MessageError#' },
-    },
+    response: rangedAudioResponses('The whole file.'),
     handle: async ({ tenant, params, request, reply }) => sendAudio(reply, await service.download(tenant, params.soundFile, rangeHeaders(request))),
   });
   files.route('/sound-files/:soundFile/playable', {
