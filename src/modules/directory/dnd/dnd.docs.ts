@@ -8,6 +8,12 @@ export const DND_DOCS = {
       'A user for itself; another user of the PBX only for an administrator or the PBX key (403); a deleted user, or another PBX’s, is 404. ' +
       'Answers `{data: [...]}` (not paginated) with every rule of the user, narrowed by `filter[type]`. Reading needs no allow_dnd permission.',
   },
+  getDnd: {
+    summary: 'One DND rule of a user',
+    description:
+      'Who may: as for the list (no allow_dnd permission needed to read). Answers `{data: <DND rule>}`, the rule as the list shows it; ' +
+      'a rule of another user than the one in the path, or an unknown one, is 404.',
+  },
   createDnd: {
     summary: 'Create a DND rule (needs allow_dnd)',
     description:

@@ -33,6 +33,12 @@ export async function dndRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     body: CreateDndBody,
     run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
   });
+  rules.read('/users/:user/dnds/:userDnd', {
+    auth: AUTH,
+    operationId: 'getDnd',
+    params: DndParams,
+    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.userDnd),
+  });
   rules.update('/users/:user/dnds/:userDnd', {
     method: 'PUT',
     auth: AUTH,

@@ -67,6 +67,12 @@ export class DndService {
     return listDnds(this.ctx.db, tenant, user.id, type);
   }
 
+  /** One rule, readable as the list is (no allow_dnd needed). */
+  async get(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<DndRow> {
+    const user = await this.owner(tenant, principal, userId, false);
+    return this.load(tenant, user.id, id);
+  }
+
   async create(tenant: Tenant, principal: Principal, userId: string, body: Static<typeof CreateDndBody>): Promise<DndRow> {
     const user = await this.owner(tenant, principal, userId, true);
     const rule: Rule = { type: body.type, caller_identity_id: body.caller_identity_id ?? null, extension_id: body.extension_id ?? null, status: body.status };

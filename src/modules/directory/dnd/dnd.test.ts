@@ -98,6 +98,27 @@ describe('DND rules', () => {
     expect((await call('GET', `/users/${user.id}/dnds`, user.token)).statusCode).toBe(200);
   });
 
+  it("GET one rule: the list's item as {data}, without allow_dnd; unknown or another user's rule 404, a colleague 403, another tenant 404", async () => {
+    const tenant = await createTenant(t.ctx);
+    const owner = await createUser(t.ctx, { tenant, fields: { allow_dnd: 0 } });
+    const colleague = await createUser(t.ctx, { tenant });
+    const admin = await createAdmin(t.ctx, tenant);
+    const { identity } = await createCallerIdentity(t.ctx, tenant);
+    const created = await call('POST', `/users/${owner.id}/dnds`, admin.token, { type: 'external', caller_identity_id: identity.id, status: true });
+    const id = created.json().data.id;
+    const read = await call('GET', `/users/${owner.id}/dnds/${id}`, owner.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ data: { id, user_id: owner.id, type: 'external', caller_identity_id: identity.voip_id, extension_id: null, status: true } });
+    expect(read.json().data).toEqual((await call('GET', `/users/${owner.id}/dnds`, owner.token)).json().data[0]);
+    expect((await call('GET', `/users/${owner.id}/dnds/${id}`, admin.token)).statusCode).toBe(200);
+    expect((await call('GET', `/users/${owner.id}/dnds/${crypto.randomUUID()}`, owner.token)).statusCode).toBe(404);
+    // The rule exists, but under its owner's path only.
+    expect((await call('GET', `/users/${colleague.id}/dnds/${id}`, colleague.token)).statusCode).toBe(404);
+    expect((await call('GET', `/users/${owner.id}/dnds/${id}`, colleague.token)).statusCode).toBe(403);
+    const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
+    expect((await call('GET', `/users/${owner.id}/dnds/${id}`, stranger.token)).statusCode).toBe(404);
+  });
+
   it('refuses another user (403) and another tenant (404)', async () => {
     const tenant = await createTenant(t.ctx);
     const owner = await createUser(t.ctx, { tenant });
