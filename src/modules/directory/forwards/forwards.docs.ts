@@ -9,6 +9,12 @@ export const FORWARDS_DOCS = {
       'Answers `{data: [...]}` (not paginated) with the user’s forwards, narrowed by `filter[type]` and `filter[enabled]`. ' +
       'Reading needs no allow_call_forwarding permission.',
   },
+  getForward: {
+    summary: 'One call forward of a user',
+    description:
+      'Who may: as for the list (no allow_call_forwarding permission needed to read). Answers `{data: <forward>}`, the forward as the list shows it; ' +
+      'a forward of another user than the one in the path, or an unknown one, is 404.',
+  },
   createForward: {
     summary: 'Create a call forward (needs allow_call_forwarding)',
     description:

@@ -34,6 +34,12 @@ export async function forwardRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     body: CreateForwardBody,
     run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
   });
+  forwards.read('/users/:user/forwards/:forward', {
+    auth: AUTH,
+    operationId: 'getForward',
+    params: ForwardParams,
+    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.forward),
+  });
   forwards.update('/users/:user/forwards/:forward', {
     auth: AUTH,
     operationId: 'updateForward',

@@ -46,7 +46,13 @@ export class ForwardsService {
     return listForwards(this.ctx.db, tenant, user.id, filters);
   }
 
-  async get(tenant: Tenant, userId: string, id: string): Promise<ForwardRow> {
+  /** One forward, readable as the list is (no allow_call_forwarding needed). */
+  async get(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<ForwardRow> {
+    const user = await this.owner(tenant, principal, userId, false);
+    return this.load(tenant, user.id, id);
+  }
+
+  private async load(tenant: Tenant, userId: string, id: string): Promise<ForwardRow> {
     const row = await findForward(this.ctx.db, tenant, userId, id);
     if (!row) throw new NotFound(NOT_FOUND);
     return row;
@@ -74,12 +80,12 @@ export class ForwardsService {
       );
       await publishForwardChanged(this.ctx, trx, tenant, user.id);
     });
-    return this.get(tenant, user.id, id);
+    return this.load(tenant, user.id, id);
   }
 
   async update(tenant: Tenant, principal: Principal, userId: string, id: string, body: Static<typeof UpdateForwardBody>): Promise<ForwardRow> {
     const user = await this.owner(tenant, principal, userId, true);
-    const row = await this.get(tenant, user.id, id);
+    const row = await this.load(tenant, user.id, id);
     const destinationType = body.destination_type ?? row.destination_type;
     const destinationChanged = body.destination_type !== undefined || body.destination !== undefined;
     const destination = destinationChanged
@@ -98,12 +104,12 @@ export class ForwardsService {
       );
       await publishForwardChanged(this.ctx, trx, tenant, user.id);
     });
-    return this.get(tenant, user.id, id);
+    return this.load(tenant, user.id, id);
   }
 
   async delete(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<void> {
     const user = await this.owner(tenant, principal, userId, true);
-    await this.get(tenant, user.id, id);
+    await this.load(tenant, user.id, id);
     await this.ctx.db.transaction().execute(async (trx) => {
       await deleteForward(trx, tenant, id);
       await publishForwardChanged(this.ctx, trx, tenant, user.id);

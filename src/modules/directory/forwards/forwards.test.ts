@@ -45,6 +45,27 @@ describe('call forwards and user settings', () => {
     expect((await call('GET', `/users/${barred.id}/forwards`, stranger.token)).statusCode).toBe(404);
   });
 
+  it("GET one forward: the list's item as {data}, without allow_call_forwarding; unknown or another user's forward 404, a colleague 403, another tenant 404", async () => {
+    const tenant = await createTenant(t.ctx);
+    const owner = await createUser(t.ctx, { tenant, fields: { allow_call_forwarding: 0 } });
+    const colleague = await createUser(t.ctx, { tenant });
+    const admin = await createAdmin(t.ctx, tenant);
+    const created = await call('POST', `/users/${owner.id}/forwards`, admin.token, { type: 'busy', destination_type: 'number', destination: '691 123 456' });
+    const id = created.json().data.id;
+    const read = await call('GET', `/users/${owner.id}/forwards/${id}`, owner.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ data: created.json().data });
+    expect(read.json().data).toMatchObject({ id, type: 'busy', destination_type: 'number', destination: '+352691123456', delay: 0, enabled: true });
+    expect(read.json().data).toEqual((await call('GET', `/users/${owner.id}/forwards`, owner.token)).json().data[0]);
+    expect((await call('GET', `/users/${owner.id}/forwards/${id}`, admin.token)).statusCode).toBe(200);
+    expect((await call('GET', `/users/${owner.id}/forwards/${crypto.randomUUID()}`, owner.token)).statusCode).toBe(404);
+    // The forward exists, but under its owner's path only.
+    expect((await call('GET', `/users/${colleague.id}/forwards/${id}`, colleague.token)).statusCode).toBe(404);
+    expect((await call('GET', `/users/${owner.id}/forwards/${id}`, colleague.token)).statusCode).toBe(403);
+    const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
+    expect((await call('GET', `/users/${owner.id}/forwards/${id}`, stranger.token)).statusCode).toBe(404);
+  });
+
   it('saves user settings as a JSON string, rejects a string that is not JSON, reads them back', async () => {
     const user = await createUser(t.ctx);
     const saved = await call('POST', `/users/${user.id}/user-settings`, user.token, { type: 'softphone', settings: '{"ringtone":"classic"}' });
