@@ -8,6 +8,12 @@ export const PHONE_BUTTONS_DOCS = {
       'A user for itself; another user of the PBX only for an administrator or the PBX key (403); a deleted user, or another PBX’s, is 404. ' +
       'Answers `{data: [...]}` (not paginated) with the programmed keys of all the user’s devices, or of one with `sip_device_id`.',
   },
+  getPhoneButton: {
+    summary: 'One programmed key',
+    description:
+      'A user for itself; another user of the PBX only for an administrator or the PBX key (403); a deleted user, or another PBX’s, is 404. ' +
+      'Answers `{data: <phone button>}`, the key as the list shows it; a key of another user than the one in the path, or an unknown one, is 404.',
+  },
   createPhoneButton: {
     summary: 'Program a key',
     description:

@@ -35,6 +35,12 @@ export async function phoneButtonRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
     body: CreatePhoneButtonBody,
     run: ({ tenant, principal, params, body }) => service.create(tenant, principal, params.user, body),
   });
+  buttons.read('/users/:user/phone-buttons/:phoneButtonId', {
+    auth: AUTH,
+    operationId: 'getPhoneButton',
+    params: PhoneButtonParams,
+    load: ({ tenant, principal, params }) => service.get(tenant, principal, params.user, params.phoneButtonId),
+  });
   buttons.update('/users/:user/phone-buttons/:phoneButtonId', {
     auth: AUTH,
     operationId: 'updatePhoneButton',

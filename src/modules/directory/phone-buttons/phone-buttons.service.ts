@@ -44,9 +44,20 @@ export class PhoneButtonsService {
       throw ValidationFailed.field('value', 'The value must be a dialable number.');
   }
 
+  private async load(tenant: Tenant, userId: string, id: string): Promise<PhoneButtonRow> {
+    const row = await findButton(this.ctx.db, tenant, userId, id);
+    if (!row) throw new NotFound(NOT_FOUND);
+    return row;
+  }
+
   async list(tenant: Tenant, principal: Principal, userId: string, sipDeviceId?: string): Promise<PhoneButtonRow[]> {
     const user = await this.owner(tenant, principal, userId);
     return listButtons(this.ctx.db, tenant, user.id, sipDeviceId);
+  }
+
+  async get(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<PhoneButtonRow> {
+    const user = await this.owner(tenant, principal, userId);
+    return this.load(tenant, user.id, id);
   }
 
   /** What the phone will show: every key of the model, programmed or not. */
@@ -78,8 +89,7 @@ export class PhoneButtonsService {
 
   async update(tenant: Tenant, principal: Principal, userId: string, id: string, body: Static<typeof UpdatePhoneButtonBody>): Promise<PhoneButtonRow> {
     const user = await this.owner(tenant, principal, userId);
-    const row = await findButton(this.ctx.db, tenant, user.id, id);
-    if (!row) throw new NotFound(NOT_FOUND);
+    const row = await this.load(tenant, user.id, id);
     const device = await this.device(tenant, user, row.sip_device_id);
     const typeChanged = body.type !== undefined && body.type !== row.type;
     const button = {
@@ -95,7 +105,7 @@ export class PhoneButtonsService {
 
   async delete(tenant: Tenant, principal: Principal, userId: string, id: string): Promise<void> {
     const user = await this.owner(tenant, principal, userId);
-    if (!(await findButton(this.ctx.db, tenant, user.id, id))) throw new NotFound(NOT_FOUND);
+    await this.load(tenant, user.id, id);
     await deleteButton(this.ctx.db, tenant, id);
   }
 }

@@ -67,6 +67,37 @@ describe('phone buttons', () => {
     ).toHaveProperty('sip_device_id');
   });
 
+  it("GET one key: the list's item as {data}; unknown or another user's key 404, a colleague 403, another tenant 404", async () => {
+    const tenant = await createTenant(t.ctx);
+    const owner = await createUser(t.ctx, { tenant });
+    const colleague = await createUser(t.ctx, { tenant });
+    const admin = await createAdmin(t.ctx, tenant);
+    await createExtension(t.ctx, tenant, { number: '211' });
+    const device = await createSipDevice(t.ctx, tenant, { user_id: owner.id, model: 'yealink-t33g' });
+    const created = await call('POST', `/users/${owner.id}/phone-buttons`, owner.token, {
+      sip_device_id: device.id,
+      position: 3,
+      type: 'blf',
+      value: '211',
+      label: 'Ben',
+    });
+    const id = created.json().data.id;
+    const read = await call('GET', `/users/${owner.id}/phone-buttons/${id}`, owner.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ data: created.json().data });
+    expect(read.json().data).toMatchObject({ id, position: 3, type: 'blf', value: '211', label: 'Ben' });
+    expect(read.json().data).toEqual((await call('GET', `/users/${owner.id}/phone-buttons`, owner.token)).json().data[0]);
+    expect((await call('GET', `/users/${owner.id}/phone-buttons/${id}`, admin.token)).statusCode).toBe(200);
+    expect((await call('GET', `/users/${owner.id}/phone-buttons/${crypto.randomUUID()}`, owner.token)).statusCode).toBe(404);
+    // The key exists, but under its owner's path only.
+    expect((await call('GET', `/users/${colleague.id}/phone-buttons/${id}`, colleague.token)).statusCode).toBe(404);
+    expect((await call('GET', `/users/${owner.id}/phone-buttons/${id}`, colleague.token)).statusCode).toBe(403);
+    const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
+    expect((await call('GET', `/users/${owner.id}/phone-buttons/${id}`, stranger.token)).statusCode).toBe(404);
+    // The static preview route still wins over the item's.
+    expect((await call('GET', `/users/${owner.id}/phone-buttons/preview-config`, owner.token)).json().data.model).toBe('yealink-t33g');
+  });
+
   it('another user is 403, another tenant 404', async () => {
     const tenant = await createTenant(t.ctx);
     const owner = await createUser(t.ctx, { tenant });
