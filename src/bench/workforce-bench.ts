@@ -147,7 +147,12 @@ export async function withWorkforceBench<S>(
   measure: (bench: WorkforceBench<S>) => Promise<StepFigures>,
 ): Promise<StepFigures> {
   const postgresUrl = ctx.server.dialect === 'postgres' ? ctx.config.postgresUrl : null;
-  const server = await startApiServer({ postgresUrl, cpu: ctx.config.serverCpu, env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+  const server = await startApiServer({
+    postgresUrl,
+    cpu: ctx.config.serverCpu,
+    env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' },
+    nodeArgs: ctx.config.serverNodeArgs,
+  });
   const baseline = await startBaselineServer({ bodyBytes: 2048, cpu: ctx.config.serverCpu });
   try {
     const tenant = server.seed.tenants[0];
