@@ -14,6 +14,11 @@ export const PUSH_DEVICES_DOCS = {
       'User tokens only. A push token is one device on the platform: registering a token already known updates that device (type, name, twinning), makes it the caller\u2019s and active again, instead of adding one. ' +
       '`twinning_id` must be a twinning of the caller (422). Answers 201 `{message, device}`.',
   },
+  getDevice: {
+    summary: 'One push device of the caller',
+    description:
+      'User tokens only; only the caller\u2019s own devices (another user\u2019s, or an unknown one, is 404). Answers `{message, device}`, the envelope of this resource\u2019s writes, with the device as the list shows it.',
+  },
   deactivateDevice: {
     summary: 'Stop pushing to a device',
     description:

@@ -49,6 +49,18 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
     },
   });
 
+  route('/user/devices/:device', {
+    method: 'GET',
+    auth: AUTH,
+    operationId: 'getDevice',
+    params: DeviceParams,
+    response: { 200: DeviceResponse },
+    handle: async ({ tenant, user, params }) => ({
+      message: 'Device retrieved successfully.',
+      device: presentPushDevice(await service.get(tenant, user.userId, params.device)),
+    }),
+  });
+
   route('/user/devices/:device/deactivate', {
     method: 'POST',
     auth: AUTH,

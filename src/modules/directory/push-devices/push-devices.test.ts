@@ -36,6 +36,25 @@ describe('push devices', () => {
     expect((await call('GET', '/user/devices', user.token)).json().total).toBe(1);
   });
 
+  it("GET one device: {message, device} as the writes answer; unknown, another user's and another tenant's 404, API keys 403", async () => {
+    const user = await createUser(t.ctx);
+    const registered = await call('POST', '/user/devices', user.token, { type: 'ios', token: 'apns-token-0101', name: 'iPad' });
+    const id = registered.json().device.id;
+    const read = await call('GET', `/user/devices/${id}`, user.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ message: 'Device retrieved successfully.', device: registered.json().device });
+    expect(read.json().device).toMatchObject({ id, type: 'ios', token: 'apns-token-0101', name: 'iPad', is_active: true, user_id: user.id });
+    expect(read.json().device).toEqual((await call('GET', '/user/devices', user.token)).json().devices[0]);
+    await call('POST', `/user/devices/${id}/deactivate`, user.token);
+    expect((await call('GET', `/user/devices/${id}`, user.token)).json().device.is_active).toBe(false);
+    expect((await call('GET', `/user/devices/${crypto.randomUUID()}`, user.token)).statusCode).toBe(404);
+    const colleague = await createUser(t.ctx, { tenant: user.tenant });
+    expect((await call('GET', `/user/devices/${id}`, colleague.token)).statusCode).toBe(404);
+    const stranger = await createUser(t.ctx);
+    expect((await call('GET', `/user/devices/${id}`, stranger.token)).statusCode).toBe(404);
+    expect((await call('GET', `/user/devices/${id}`, await createKey(t.ctx, user.tenant, 'pbx'))).statusCode).toBe(403);
+  });
+
   it('validates (422), keeps devices to their owner (404) and refuses API keys (403)', async () => {
     const user = await createUser(t.ctx);
     const invalid = await call('POST', '/user/devices', user.token, { type: 'pager', token: 'x', user_id: user.id });
