@@ -26,7 +26,7 @@ const DIST_TESTS = [
 ];
 
 const shared = {
-  include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+  include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
   exclude: [...configDefaults.exclude, ASTERISK_TESTS, ...DIST_TESTS],
   testTimeout: 20_000,
   hookTimeout: 60_000,

@@ -1,0 +1,45 @@
+/**
+ * The pbx-api OpenAPI document as TypeScript types (openapi-typescript). Generated: do not edit;
+ * run `npm run sdk:generate` after changing the API.
+ */
+/** POST paths that create (a 201 answer, or a replayable one): the client sends them an Idempotency-Key. */
+export const CREATING_POSTS: ReadonlySet<string> = new Set([
+  "/call-flows",
+  "/caller-identities",
+  "/calls/new",
+  "/contact-groups",
+  "/contacts",
+  "/contacts/imports",
+  "/events/tickets",
+  "/extensions",
+  "/integrations/api-keys",
+  "/ivrs",
+  "/ivrs/{ivr}/steps",
+  "/phone-numbers",
+  "/queues",
+  "/recurring-transactions",
+  "/sip-devices",
+  "/sound-files",
+  "/user/devices",
+  "/users",
+  "/users/{user}/dnds",
+  "/users/{user}/forwards",
+  "/users/{user}/phone-buttons",
+  "/users/{user}/twinnings",
+  "/users/{user}/user-groups",
+  "/webhook-subscriptions",
+  "/{pbx_id}/absence-requests/{absence_request}/removal",
+  "/{pbx_id}/absence-types",
+  "/{pbx_id}/companies",
+  "/{pbx_id}/departments",
+  "/{pbx_id}/employees",
+  "/{pbx_id}/holidays",
+  "/{pbx_id}/planning-statuses",
+  "/{pbx_id}/schedule-management",
+  "/{pbx_id}/schedule-management/{schedule}/entries",
+  "/{pbx_id}/user/{employee_id}/absence-requests",
+  "/{pbx_id}/user/{employee_id}/home-office-requests",
+  "/{pbx_id}/user/{employee_id}/user-companies",
+  "/{pbx_id}/user/{employee_id}/work-shift-assignments",
+  "/{pbx_id}/work-shifts"
+]);
