@@ -6,6 +6,12 @@ export const WEBRTC_DOCS = {
     summary: 'WebRTC configuration by e-mail (internal API key only)',
     description: 'Finds the user among the internal key\u2019s PBX only: a user of another PBX is 404, as an unknown address is.',
   },
+  getWebrtc: {
+    summary: 'The WebRTC account of a user, without its secrets',
+    description:
+      'Administrators of the PBX and its PBX key, for any live user of the PBX (404 for another PBX’s or a deleted user). ' +
+      'Answers `{data}` with the summary the PUT answers: never the password nor the voicemail PIN. A user without an account is 404.',
+  },
   saveWebrtc: {
     summary: 'Create or replace the WebRTC account of a user; secrets are stored encrypted and not echoed',
     description:

@@ -29,6 +29,12 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     handle: ({ principal, params }) => service.byEmail(principal, params.email),
   });
 
+  accounts.read('/users/:user/webrtc-account', {
+    auth: MANAGE,
+    operationId: 'getWebrtc',
+    params: UserParams,
+    load: ({ tenant, principal, params }) => service.getFor(tenant, principal, params.user),
+  });
   accounts.action('/users/:user/webrtc-account', {
     method: 'PUT',
     auth: MANAGE,

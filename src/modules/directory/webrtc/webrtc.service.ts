@@ -83,6 +83,13 @@ export class WebrtcService {
     return (await webrtcSummary(this.ctx.db, tenant, user))!;
   }
 
+  /** The account of a user of the PBX as the PUT answers it, without its secrets; a user without one is 404. */
+  async getFor(tenant: Tenant, principal: Principal, userId: string): Promise<WebrtcSummaryView> {
+    const summary = await webrtcSummary(this.ctx.db, tenant, await targetUser(this.ctx.db, tenant, principal, userId));
+    if (!summary) throw new NotFound(NOT_FOUND);
+    return summary;
+  }
+
   /** Creates or replaces the account of a user of the PBX (404 for another PBX's or a deleted user). */
   async saveFor(tenant: Tenant, principal: Principal, userId: string, body: Static<typeof SaveWebrtcBody>): Promise<WebrtcSummaryView> {
     return this.save(tenant, await targetUser(this.ctx.db, tenant, principal, userId), body);

@@ -139,6 +139,34 @@ describe('WebRTC configuration', () => {
     }
   });
 
+  it("GET the account: the PUT's summary as {data}, no secret; without an account 404; the user itself 403, another tenant 404", async () => {
+    const admin = await createAdmin(t.ctx);
+    const user = await createUser(t.ctx, { tenant: admin.tenant });
+    expect((await call('GET', `/users/${user.id}/webrtc-account`, admin.token)).statusCode).toBe(404);
+    const saved = await call('PUT', `/users/${user.id}/webrtc-account`, admin.token, {
+      hostname: 'webrtc.pbx.example',
+      port: 8089,
+      password: 'read-me-never-pw',
+      voicemail_pin: '97531',
+    });
+    expect(saved.statusCode).toBe(200);
+    const read = await call('GET', `/users/${user.id}/webrtc-account`, admin.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toEqual({ data: saved.json().data });
+    expect(read.json().data).toMatchObject({ hostname: 'webrtc.pbx.example', port: 8089, username: `webrtc_${user.id.slice(0, 8)}` });
+    expect(read.json().data).not.toHaveProperty('password');
+    expect(read.json().data).not.toHaveProperty('voicemail_pin');
+    expect(read.body).not.toContain('read-me-never-pw');
+    expect(read.body).not.toContain('97531');
+    expect((await call('GET', `/users/${user.id}/webrtc-account`, await createKey(t.ctx, admin.tenant, 'pbx'))).statusCode).toBe(200);
+    expect((await call('GET', `/users/${crypto.randomUUID()}/webrtc-account`, admin.token)).statusCode).toBe(404);
+    expect((await call('GET', `/users/${user.id}/webrtc-account`, user.token)).statusCode).toBe(403);
+    const stranger = await createAdmin(t.ctx, await createTenant(t.ctx));
+    expect((await call('GET', `/users/${user.id}/webrtc-account`, stranger.token)).statusCode).toBe(404);
+    expect((await call('DELETE', `/users/${user.id}/webrtc-account`, admin.token)).statusCode).toBe(204);
+    expect((await call('GET', `/users/${user.id}/webrtc-account`, admin.token)).statusCode).toBe(404);
+  });
+
   it('validates the account (422); only administrators manage it (403); another tenant is 404', async () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
