@@ -80,6 +80,9 @@ export {
 /** What routing's graph, validation, simulator and queues read of the directory. */
 export { extensionsOfPbx, extensionSummaries, liveExtensionIds } from './extensions/extensions.queries.js';
 export { numberDestination, numberDestinations, routeNumberByLabel } from './phone-numbers/phone-numbers.queries.js';
+/** A number's route, and the devices its users and extensions ring on (routing's diagrams). */
+export { findPhoneNumber } from './phone-numbers/phone-numbers.queries.js';
+export { sipDevicesOfExtensions } from './sip-devices/sip-devices.queries.js';
 export { usersRefusingRoutedCalls } from './dnd/dnd.queries.js';
 /** Numbers outside the PBX (routing's forwards and overflows) read as its phone numbers are. */
 export { requireE164, toE164 } from './shared/e164.js';

@@ -10,9 +10,10 @@ import { ivrRoutes } from './ivrs/ivrs.routes.js';
 import { callFlowRoutes } from './call-flows/call-flows.routes.js';
 import { queueRoutes } from './queues/queues.routes.js';
 import { callRoutingRoutes } from './simulator/call-routing.routes.js';
+import { diagramRoutes } from './diagram/diagram.routes.js';
 
 /** Each resource's routes, registered by modules/index.ts under the API prefix. */
-export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes];
+export const routingRoutes: RoutePlugin[] = [soundFileRoutes, ivrRoutes, callFlowRoutes, queueRoutes, callRoutingRoutes, diagramRoutes];
 export { seedRouting, lengthenDemoSupportRing } from './routing.seed.js';
 /** What config-push compiles: the tenant's live routing in the graph's own models, and the node types of a call flow. */
 export type { CallFlowNode } from './call-flows/call-flow-nodes.js';

@@ -4,22 +4,23 @@ import { NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { numberDestination, toE164 } from '../../directory/index.js';
 import { callerRoute } from '../../address-book/index.js';
-import { loadRoutingGraph } from '../graph/model.js';
-import { routingProblems } from '../graph/validate.js';
+import { routingCache } from '../graph/cache.js';
 import { RouteSimulation } from './simulate.js';
 import type { Simulation, SimulateBody } from './simulator.schemas.js';
 import { localInstant } from './time-condition.js';
+import { DiagramService } from '../diagram/diagram.service.js';
+import { DIAGRAM_MEDIA_TYPES } from '../diagram/diagram.schemas.js';
 
 export class CallRoutingService {
   constructor(private readonly ctx: AppContext) {}
 
   async validate(tenant: Tenant) {
-    const problems = await routingProblems(this.ctx.db, tenant);
+    const problems = await routingCache(this.ctx.db).problems(this.ctx.db, tenant);
     return { valid: problems.every((problem) => problem.severity !== 'error'), problems };
   }
 
   async simulate(tenant: Tenant, body: Static<typeof SimulateBody>): Promise<Static<typeof Simulation>> {
-    const graph = await loadRoutingGraph(this.ctx.db, tenant);
+    const { graph } = await routingCache(this.ctx.db).current(this.ctx.db, tenant);
     const dialled = toE164(body.number, graph.country);
     const number = dialled ? await numberDestination(this.ctx.db, tenant, dialled) : undefined;
     if (!number) throw new NotFound('Phone number not found.');
@@ -76,7 +77,7 @@ export class CallRoutingService {
         : routed
           ? await simulation.run({ at: 'target', type: number.destination_type, id: number.destination_id, via: `phone number ${number.number}` })
           : 'hung_up';
-    return {
+    const answer = {
       number: number.number,
       caller: body.caller ?? null,
       at: at.toISOString(),
@@ -86,5 +87,17 @@ export class CallRoutingService {
       steps: simulation.steps,
       problems: simulation.problems,
     };
+    if (!body.diagram) return answer;
+    // The picture of the graph this simulation walked, with its path.
+    const diagrams = new DiagramService(this.ctx);
+    const picture = await diagrams.ofSimulation(tenant, graph, {
+      number,
+      caller: byCaller && byCaller.type !== 'sip_device' ? { id: byCaller.id, name: byCaller.contact, type: byCaller.type, targetId: byCaller.targetId } : null,
+      steps: simulation.steps,
+      answeredBy: simulation.answeredBy,
+      title: `Call to ${number.number} on ${local.label}`,
+    });
+    const content = await diagrams.render(picture, body.diagram);
+    return { ...answer, diagram: { format: body.diagram, media_type: DIAGRAM_MEDIA_TYPES[body.diagram], content } };
   }
 }

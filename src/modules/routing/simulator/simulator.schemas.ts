@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { DateTime, Nullable, StringEnum } from '../../../http/schema.js';
 import { RoutingProblemSchema } from '../graph/graph.schemas.js';
+import { DIAGRAM_FORMATS, SimulationDiagram } from '../diagram/diagram.schemas.js';
 
 export const SIMULATION_RESULTS = ['answered', 'voicemail', 'forwarded', 'hung_up', 'loop'] as const;
 export const STEP_KINDS = [
@@ -41,6 +42,12 @@ export const SimulateBody = Type.Object(
       }),
     ),
     queue_full: Type.Optional(Type.Boolean({ default: false, description: 'Treat queues with a max_callers limit as full.' })),
+    diagram: Type.Optional(
+      StringEnum(DIAGRAM_FORMATS, {
+        description:
+          "Adds `diagram` to the answer: the number's route as a picture (as `GET /phone-numbers/{phoneNumber}/route-diagram` draws it), the simulated call's path highlighted; mermaid (text) or svg. Left out, the answer has no `diagram`.",
+      }),
+    ),
   },
   { additionalProperties: false, examples: [{ number: '+35227123400', caller: '+352691000111', at: '2026-11-24T09:00:00Z', keys: ['9', '2', '2'] }] },
 );
@@ -68,6 +75,7 @@ export const Simulation = Type.Object(
     answered_by: Nullable(Type.Object({ type: Type.String(), id: Type.String(), name: Type.String() })),
     steps: Type.Array(SimulationStep),
     problems: Type.Array(RoutingProblemSchema, { description: 'Problems of the routing graph met on the way.' }),
+    diagram: Type.Optional(SimulationDiagram),
   },
   {
     $id: 'RouteSimulation',
