@@ -159,7 +159,7 @@ function directCall(
   const forwards = new Map<string, SnapshotForward>();
   if (userId) {
     for (const rule of sortBy(
-      model.snapshot.dnds.filter((d) => d.userId === userId && (d.extensionId === null || d.extensionId === extension?.id)),
+      model.dndsOf(userId).filter((d) => d.extensionId === null || d.extensionId === extension?.id),
       (d) => d.id,
     )) {
       const conditions = [rule.type === 'external' ? '"${PBXAPI_ORIGIN}" = "external"' : '"${PBXAPI_ORIGIN}" != "external"'];
@@ -174,11 +174,7 @@ function directCall(
       }
       exten.add(`GotoIf($[${conditions.join(' & ')}]?dnd)`);
     }
-    for (const forward of sortBy(
-      model.snapshot.forwards.filter((f) => f.userId === userId),
-      (f) => f.type,
-    ))
-      if (!forwards.has(forward.type)) forwards.set(forward.type, forward);
+    for (const forward of sortBy(model.forwardsOf(userId), (f) => f.type)) if (!forwards.has(forward.type)) forwards.set(forward.type, forward);
   }
   const action = (type: SnapshotForward['type'], greeting: 'u' | 'b', otherwise: string[]): string[] => {
     const forward = forwards.get(type);

@@ -99,7 +99,7 @@ export function compilePjsip(model: CompileModel): ConfigSection[] {
     if (!name || !user || endpointNames.has(name)) continue;
     endpointNames.add(name);
     const extension = sortBy(
-      model.snapshot.extensions.filter((e) => e.userId === account.userId && extensionNumber(e.number)),
+      model.extensionsOf(account.userId).filter((e) => extensionNumber(e.number)),
       (e) => e.number.padStart(16, '0'),
     )[0];
     sections.push(

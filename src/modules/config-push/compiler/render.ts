@@ -78,9 +78,17 @@ export function secretToken(sealed: string): string {
   return `pbxapi-sealed-${sha256(sealed).slice(0, 24)}`;
 }
 
+/** What `secretToken` makes: the tokens a file's text holds are found in one pass over it. */
+const SECRET_TOKENS = /pbxapi-sealed-[0-9a-f]{24}/g;
+const SECRET_TOKEN = /^pbxapi-sealed-[0-9a-f]{24}$/;
+
 export function configFile(name: string, sections: ConfigSection[], secrets: SealedSecret[] = [], header?: string): ConfigFile {
   const content = renderConfig(sections, { header });
-  const used = secrets.filter((s) => content.includes(s.token)).sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
+  // One scan of the text, not one per secret: 5,000 devices' secrets searched one by one in a
+  // pjsip.conf of several MB took seconds.
+  const present = new Set(content.match(SECRET_TOKENS));
+  const inContent = (token: string) => (SECRET_TOKEN.test(token) ? present.has(token) : content.includes(token));
+  const used = secrets.filter((s) => inContent(s.token)).sort((a, b) => (a.token < b.token ? -1 : a.token > b.token ? 1 : 0));
   const unique = used.filter((s, i) => i === 0 || used[i - 1].token !== s.token);
   return { name, sections, content, sha256: sha256(content), ...(unique.length ? { secrets: unique } : {}) };
 }
