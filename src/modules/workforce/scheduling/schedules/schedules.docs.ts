@@ -52,6 +52,12 @@ export const SCHEDULES_DOCS = {
       'the employee outside the assignable list; the employee already booked at an overlapping time that day in any schedule of the PBX (the message names the entry); ' +
       'a status not live, a sub-status not of the status, or a status outside statusFilters. Status and sub-status default to the schedule\u2019s.',
   },
+  getPlanningEntry: {
+    summary: 'One planning entry of a schedule',
+    description:
+      'Any user of the PBX and its PBX key, as for the week grid (the path’s pbx_id must be the caller’s PBX, else 403). ' +
+      'Answers `{data}` with the entry as the grid and the writes show it; an unknown entry, another schedule’s, or one of a deleted or another tenant’s schedule is 404.',
+  },
   updatePlanningEntry: {
     summary: "Change a planning entry's status, sub-status or note (administrators, PBX API key)",
     description: 'To move a booking, delete it and book again. A new statusId without subStatusId clears the sub-status.',

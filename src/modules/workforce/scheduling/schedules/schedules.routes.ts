@@ -108,6 +108,12 @@ export async function scheduleRoutes(app: FastifyInstance, { ctx }: { ctx: AppCo
     body: CreateEntryBody,
     run: ({ tenant, params, body }) => entries.book(tenant, params.schedule, body),
   });
+  planning.read('/:pbx_id/schedule-management/:schedule/entries/:entry', {
+    auth: READERS,
+    operationId: 'getPlanningEntry',
+    params: EntryParams,
+    load: ({ tenant, params }) => entries.get(tenant, params.schedule, params.entry),
+  });
   planning.update('/:pbx_id/schedule-management/:schedule/entries/:entry', {
     auth: MANAGERS,
     operationId: 'updatePlanningEntry',

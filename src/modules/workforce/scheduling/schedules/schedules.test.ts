@@ -370,6 +370,27 @@ describe('shift schedules', () => {
       expect((await call('DELETE', `/schedule-management/${filtered.id}/entries/${entry.id}`, admin.token)).statusCode).toBe(204);
       expect((await call('DELETE', `/schedule-management/${filtered.id}/entries/${entry.id}`, admin.token)).statusCode).toBe(404);
     });
+    it('reads one entry as {data} for any user of the PBX and its key; unknown or another schedule\u2019s 404, another PBX 403 or 404', async () => {
+      const booked = await book(frontDesk.id, { employeeId: org.tom.id, date: '2026-11-25', startTime: '11:00', note: 'Front desk' });
+      expect(booked.statusCode, booked.body).toBe(201);
+      const entry = booked.json().data;
+      const path = `/schedule-management/${frontDesk.id}/entries/${entry.id}`;
+      const read = await call('GET', path, user.token);
+      expect(read.statusCode, read.body).toBe(200);
+      expect(read.json()).toEqual({ data: entry });
+      expect(read.json().data).toMatchObject({ scheduleId: frontDesk.id, employeeId: org.tom.id, date: '2026-11-25', startTime: '11:00', endTime: '12:00' });
+      const grid = (await call('GET', `/schedule-management/${frontDesk.id}/planning?week=2026-11-25`, user.token)).json().data;
+      expect(grid.days[2].slots[2].entries).toEqual([entry]);
+      expect((await call('GET', path, pbxKey)).statusCode).toBe(200);
+      expect((await call('GET', path, admin.token)).statusCode).toBe(200);
+      expect((await call('GET', `/schedule-management/${frontDesk.id}/entries/${randomUUID()}`, user.token)).statusCode).toBe(404);
+      expect((await call('GET', `/schedule-management/${schedule.id}/entries/${entry.id}`, user.token)).statusCode).toBe(404); // another schedule's
+      // A user of another PBX naming this one: 403; naming its own PBX with this tenant's ids: 404.
+      expect((await call('GET', path, other.admin.token)).statusCode).toBe(403);
+      expect((await call('GET', path, other.admin.token, undefined, other.tenant.pbxId)).statusCode).toBe(404);
+      expect((await call('DELETE', path, admin.token)).statusCode).toBe(204);
+      expect((await call('GET', path, user.token)).statusCode).toBe(404);
+    });
   });
 
   it('keeps planning statuses one level deep, with names unique among siblings', async () => {
