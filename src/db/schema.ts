@@ -19,6 +19,7 @@ import type { LeaseTables } from '../platform/leases.tables.js';
 import type { AuditTables } from '../platform/audit/audit.tables.js';
 import type { EventTables } from '../platform/events/events.tables.js';
 import type { LiveEventTables } from '../modules/events/events.tables.js';
+import type { IdempotencyTables } from '../platform/idempotency/idempotency.tables.js';
 
 export type { Flag, Timestamp } from './columns.js';
 export type * from './foundation.tables.js';
@@ -41,4 +42,5 @@ export interface DB
     LeaseTables,
     AuditTables,
     EventTables,
-    LiveEventTables {}
+    LiveEventTables,
+    IdempotencyTables {}

@@ -5,6 +5,7 @@
  * example of every success answer built from its schemas' examples, the tag list with what each tag
  * holds, and the contact. One place, so no route can forget it.
  */
+import { documentIdempotency } from './idempotency.js';
 import { DEFAULT_PAGE_SIZE } from './list-query.js';
 import { paginate } from './pagination.js';
 
@@ -132,6 +133,7 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
   const ids = idsOf(schemas);
   const server = doc.servers?.[0]?.url ?? '';
   const used = new Set<string>();
+  const idempotent = documentIdempotency(doc);
   for (const [path, methods] of Object.entries(doc.paths ?? {})) {
     for (const operation of Object.values(methods)) {
       if (typeof operation !== 'object' || !operation.responses) continue;
@@ -146,7 +148,7 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
         for (const name of EVERY_ANSWER) headers[name] ??= ref(name);
         if (status === '429') headers['Retry-After'] ??= ref('Retry-After');
         if (status === '206') headers['Content-Range'] ??= ref('Content-Range');
-        if (status === '200' && path === '/calls/new') headers['Idempotent-Replayed'] ??= ref('Idempotent-Replayed');
+        if (status.startsWith('2') && idempotent.has(operation)) headers['Idempotent-Replayed'] ??= ref('Idempotent-Replayed');
         response.headers = headers;
         if (status.startsWith('2')) addExample(response, { schemas, url: `${server}${path}`, message: ANSWER_MESSAGES[operation.operationId ?? ''], ids });
       }

@@ -6,6 +6,7 @@ import type { PageRequest, SortTerm } from '../db/paging.js';
 import { principalOf } from '../platform/auth/auth-plugin.js';
 import { requireUser, type Principal, type RouteAuth, type UserPrincipal } from '../platform/auth/principal.js';
 import { tenantOf, type Tenant } from '../platform/tenancy.js';
+import { idempotencyOf, idempotentRoute, type RouteIdempotency } from './idempotency.js';
 import { parseInclude } from './include.js';
 import { pageRequest, parseSort, type ListQueryOptions, type ListQuerySchema } from './list-query.js';
 import { Paginated, paginate } from './pagination.js';
@@ -50,6 +51,8 @@ interface RouteDoc {
   refusedWhileUsed?: boolean;
   /** More of the route's `config` (e.g. `carriesSecret`, `answers`). */
   config?: Omit<FastifyContextConfig, 'auth'>;
+  /** Takes `Idempotency-Key` (http/idempotency.ts); every POST answering 201 does unless `false`. */
+  idempotent?: RouteIdempotency;
 }
 
 /** What routes of one file share: their tags, their docs table and the scope resolved once per request. */
@@ -277,8 +280,14 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
   websocket?: (call: CallOf<P, Q, B, S>) => Promise<(socket: WebSocket) => void>,
 ): void {
   const text = operationText(doc, group.docs);
+  const idempotency = idempotencyOf(method, doc.auth, parts.response, doc.idempotent);
   // What each upgrade request's preparation returned, for @fastify/websocket's handler (which gets no reply).
   const sockets = new WeakMap<FastifyRequest, (socket: WebSocket) => void>();
+  // Without a scope the call is built at once, so a handler that answers from memory (a cached
+  // /me) sends within its request's tick, as a plain Fastify handler would.
+  const handler = group.scope
+    ? async (request: FastifyRequest, reply: FastifyReply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope))
+    : (request: FastifyRequest, reply: FastifyReply) => handle(new Call(request, reply, undefined) as unknown as CallOf<P, Q, B, S>);
   app.route({
     method,
     url,
@@ -316,12 +325,9 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
       ...(parts.body ? { body: parts.body } : {}),
       ...(parts.upload ? { body: multipartForm(parts.upload) } : {}),
       response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
+      ...(idempotency ? { 'x-idempotent': true } : {}),
     },
-    // Without a scope the call is built at once, so a handler that answers from memory (a cached
-    // /me) sends within its request's tick, as a plain Fastify handler would.
-    handler: group.scope
-      ? async (request, reply) => handle(await callOf<P, Q, B, S>(request, reply, group.scope))
-      : (request, reply) => handle(new Call(request, reply, undefined) as unknown as CallOf<P, Q, B, S>),
+    ...(idempotency ? idempotentRoute(idempotency, parts.upload !== undefined, app, handler) : { handler }),
   });
 }
 

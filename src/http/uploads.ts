@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest, FastifySchemaCompiler } from 'fas
 import type {} from '@fastify/multipart';
 import { Type, type TObject } from '@sinclair/typebox';
 import { ClientError, ValidationFailed } from '../platform/errors.js';
+import { uploadDigestOf } from './idempotency.js';
 import { hasPbxControl } from './schema.js';
 import { pbxTextMessage, validationMessage } from './validation-messages.js';
 import { buildValidator } from './validator.js';
@@ -92,19 +93,26 @@ export async function* uploadParts(request: FastifyRequest, limits: UploadLimits
   if (!request.isMultipart()) throw new ClientError(415, notMultipart);
   if (!multipartBoundary(request.headers['content-type'])) throw new ClientError(415, NO_BOUNDARY);
   let fields = 0;
+  // Sent with an Idempotency-Key: the parts are hashed as they are read, and the key claimed after the last.
+  const digest = uploadDigestOf(request);
   const parts = request.parts({ limits: { fields: limits.fields + 1, files: limits.files + 1 } });
   for await (const part of parts) {
     if (part.type === 'file') {
       if (part.filename.includes('\u0000')) part.file.resume();
-      yield { type: 'file', fieldname: part.fieldname, filename: textWithoutNul(part.filename, part.fieldname), file: part.file };
+      const filename = textWithoutNul(part.filename, part.fieldname);
+      digest?.file(part.fieldname, filename, part.file);
+      yield { type: 'file', fieldname: part.fieldname, filename, file: part.file };
       continue;
     }
     if (++fields > limits.fields) {
       const most = `${limits.fields} form field${limits.fields === 1 ? '' : 's'}`;
       throw ValidationFailed.field(part.fieldname, `The upload has more than ${most}: send at most ${most} beside the file parts.`);
     }
-    yield { type: 'field', fieldname: part.fieldname, value: textWithoutNul(fieldText(part.value), part.fieldname) };
+    const value = textWithoutNul(fieldText(part.value), part.fieldname);
+    digest?.field(part.fieldname, value);
+    yield { type: 'field', fieldname: part.fieldname, value };
   }
+  await digest?.finish();
 }
 
 /**

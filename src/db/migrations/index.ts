@@ -24,6 +24,7 @@ import * as events from './0022_events.js';
 import * as webhookSubscriptions from './0023_webhook_subscriptions.js';
 import * as eventTickets from './0024_event_tickets.js';
 import * as internalWebhookSubscriptions from './0025_internal_webhook_subscriptions.js';
+import * as idempotency from './0026_idempotency.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0023_webhook_subscriptions': webhookSubscriptions,
   '0024_event_tickets': eventTickets,
   '0025_internal_webhook_subscriptions': internalWebhookSubscriptions,
+  '0026_idempotency': idempotency,
 };

@@ -1,7 +1,8 @@
 /**
  * Row types of calls and call history (migration 0005): call detail records, the users taking
- * part in each call (the visibility and per-user index), recordings, placed calls, the
- * Idempotency-Key store of `POST /calls/new`, and per-PBX AMI connection settings.
+ * part in each call (the visibility and per-user index), recordings, placed calls, and per-PBX
+ * AMI connection settings. (`POST /calls/new`'s Idempotency-Key store moved to
+ * platform/idempotency in migration 0026.)
  * Same storage rules as the foundation: booleans 0/1, timestamps text, JSON as text.
  */
 import type { ColumnType, Generated } from 'kysely';
@@ -98,20 +99,6 @@ export interface PlacedCallTable {
   updated_at: Timestamp;
 }
 
-/** First answer of a request carrying an Idempotency-Key, replayed for 24 hours. */
-export interface IdempotencyKeyTable {
-  pbx_id: string;
-  user_id: string;
-  scope: string;
-  key: string;
-  request_hash: string;
-  /** null while the first request is still in progress. */
-  response_status: number | null;
-  response_body: string | null;
-  created_at: Timestamp;
-  expires_at: Timestamp;
-}
-
 export interface AmiSettingsTable {
   pbx_id: string;
   host: string;
@@ -160,7 +147,6 @@ export interface CallTables {
   cdr_participants: CdrParticipantTable;
   cdr_recordings: CdrRecordingTable;
   placed_calls: PlacedCallTable;
-  idempotency_keys: IdempotencyKeyTable;
   ami_settings: AmiSettingsTable;
   ami_cdr_legs: AmiCdrLegTable;
   simulated_configurations: SimulatedConfigurationTable;

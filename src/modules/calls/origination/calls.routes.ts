@@ -15,19 +15,20 @@ export async function originationRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   const service = new CallsService(ctx);
   const { route } = operationRoutes(app, { tags: ['Calls'], docs: CALLS_DOCS });
 
-  // The engine's failures and an idempotent replay answer with their own status and headers.
+  // The engine's failures answer with their own status. A retry with the same Idempotency-Key
+  // replays a success or a time-out (the call may have been placed); any other answer placed
+  // nothing and frees the key.
   route('/calls/new', {
     method: 'POST',
     auth: USER,
     operationId: 'placeCall',
+    idempotent: { keep: (status) => status === 200 || status === 504 },
     headers: NewCallHeaders,
     querystring: NewCallQuery,
     body: NewCallBody,
     response: { 200: NewCallResponse, 409: { $ref: 'MessageError#' }, 502: EngineErrorBody, 503: EngineErrorBody, 504: EngineErrorBody },
-    handle: async ({ tenant, user, query, body, request, reply }) => {
-      const key = request.headers['idempotency-key'];
-      const answer = await service.placeWithKey(tenant, user, query, body, typeof key === 'string' ? key : undefined);
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    handle: async ({ tenant, user, query, body, reply }) => {
+      const answer = await service.placeAnswer(tenant, user, query, body);
       reply.code(answer.status);
       return answer.body;
     },

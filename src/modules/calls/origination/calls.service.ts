@@ -12,14 +12,12 @@ import { presentPlacedCall } from './calls.presenter.js';
 import { engineFor } from '../engine/pbx-engine.service.js';
 import { findCallingUser } from './calls.queries.js';
 import type { NewCallBodyView, NewCallQueryView, NewCallResponseView } from './calls.schemas.js';
-import { claimKey, completeKey, releaseKey, requestHash, type IdempotencyClaim } from './idempotency.js';
 
 type Skipped = NewCallResponseView['data']['skipped_targets'][number];
 
 export interface CallAnswer {
   status: number;
   body: unknown;
-  replayed: boolean;
 }
 
 /** Placing calls for a user through the tenant's PBX engine. */
@@ -35,32 +33,15 @@ export class CallsService {
   }
 
   /**
-   * `POST /calls/new`, with its Idempotency-Key: a retry gets the first answer (a success, or a
-   * time-out after which the call may have been placed); a refusal or an engine that certainly
-   * placed nothing frees the key so the call can be tried again.
+   * `POST /calls/new`'s answer: the placed call, or the engine's failure as an answer of its own
+   * (502, 503, 504), which the route's Idempotency-Key keeps when it is a time-out (the call may
+   * have been placed); other errors propagate.
    */
-  async placeWithKey(tenant: Tenant, principal: UserPrincipal, query: NewCallQueryView, body: NewCallBodyView, key: string | undefined): Promise<CallAnswer> {
-    if (!key) return this.answer(() => this.place(tenant, principal, query, body));
-    const claim: IdempotencyClaim = { pbxId: tenant.pbxId, userId: principal.userId, scope: 'calls.new', key, hash: requestHash({ query, body }) };
-    const outcome = await claimKey(this.ctx.db, this.ctx.clock, claim);
-    if (outcome.kind === 'replay') return { status: outcome.status, body: outcome.body, replayed: true };
+  async placeAnswer(tenant: Tenant, principal: UserPrincipal, query: NewCallQueryView, body: NewCallBodyView): Promise<CallAnswer> {
     try {
-      const answer = await this.answer(() => this.place(tenant, principal, query, body));
-      if (answer.status === 200 || answer.status === 504) await completeKey(this.ctx.db, claim, answer.status, answer.body);
-      else await releaseKey(this.ctx.db, claim);
-      return answer;
+      return { status: 200, body: await this.place(tenant, principal, query, body) };
     } catch (error) {
-      await releaseKey(this.ctx.db, claim);
-      throw error;
-    }
-  }
-
-  /** Engine failures become answers (to store for replay); other errors propagate. */
-  private async answer(place: () => Promise<NewCallResponseView>): Promise<CallAnswer> {
-    try {
-      return { status: 200, body: await place(), replayed: false };
-    } catch (error) {
-      if (error instanceof EngineFailure) return { status: error.statusCode, body: error.body(), replayed: false };
+      if (error instanceof EngineFailure) return { status: error.statusCode, body: error.body() };
       throw error;
     }
   }
