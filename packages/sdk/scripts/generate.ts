@@ -50,16 +50,18 @@ export async function currentDocument(): Promise<OpenAPI3> {
 const BLOB = ts.factory.createTypeReferenceNode('Blob');
 
 /**
- * The POST operations that create: a 201 answer, or an answer that may be a replay
- * (`Idempotent-Replayed`, as `POST /calls/new` declares). The SDK sends them an Idempotency-Key.
+ * The POST operations that take an Idempotency-Key (every create, and `POST /calls/new`): those
+ * whose parameters name the header, inline or through components.parameters. The SDK sends them one.
  */
 function creatingPosts(document: OpenAPI3): string[] {
-  type Answer = { headers?: Record<string, unknown> };
+  type Parameter = { $ref?: string; name?: string; in?: string };
+  const shared = (document.components?.parameters ?? {}) as Record<string, Parameter>;
+  const isKey = (parameter: Parameter) => {
+    const resolved = parameter.$ref ? shared[parameter.$ref.split('/').pop()!] : parameter;
+    return resolved?.in === 'header' && resolved.name?.toLowerCase() === 'idempotency-key';
+  };
   return Object.entries(document.paths ?? {})
-    .filter(([, item]) => {
-      const responses = (item as { post?: { responses?: Record<string, Answer> } }).post?.responses ?? {};
-      return Object.entries(responses).some(([status, answer]) => status === '201' || 'Idempotent-Replayed' in (answer.headers ?? {}));
-    })
+    .filter(([, item]) => ((item as { post?: { parameters?: Parameter[] } }).post?.parameters ?? []).some(isKey))
     .map(([path]) => path)
     .sort();
 }
@@ -71,7 +73,7 @@ export async function generateSources(document: OpenAPI3): Promise<{ api: string
   const api = HEADER + astToString(await openapiTS(document, { transform }));
   const operations =
     HEADER +
-    '/** POST paths that create (a 201 answer, or a replayable one): the client sends them an Idempotency-Key. */\n' +
+    '/** POST paths that take an Idempotency-Key (the creates, and POST /calls/new): the client sends them one. */\n' +
     `export const CREATING_POSTS: ReadonlySet<string> = new Set(${JSON.stringify(creatingPosts(document), null, 2)});\n`;
   return { api, operations };
 }

@@ -225,7 +225,7 @@ function retrying(options: PbxApiOptions): (request: Request) => Promise<Respons
   };
 }
 
-/** An Idempotency-Key on each create (a POST the document answers 201, or a replayable one) that has none. */
+/** An Idempotency-Key on each create (a POST whose operation declares the header) that has none. */
 function idempotencyKeys(newKey: () => string): Middleware {
   return {
     onRequest({ request, schemaPath }) {
