@@ -3,13 +3,14 @@
  * current contract and a work shift assignment, then `GET …/user-companies` (an administrator
  * reading one employee's contracts) and `GET …/required-work-time` over 100 days (the employee
  * itself), each measured against the bare server in alternating runs, as the endpoint scenarios
- * are. Plugged into `npm run bench` as an optional step (OPTIONAL_STEP_MODULES in scenarios.ts).
+ * are; then the absence approve (approve-bench.ts: its rate and its SQL statements). Plugged into `npm run bench` as an optional step (OPTIONAL_STEP_MODULES in scenarios.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import { openDatabase } from '../db/database.js';
 import type { DB } from '../db/schema.js';
+import { benchApprove } from './approve-bench.js';
 import { startBaselineServer } from './baseline.js';
 import { compareWithBaseline } from './compare.js';
 import type { StepContext, StepFigures } from './scenarios.js';
@@ -173,7 +174,10 @@ export async function withWorkforceBench<S>(
   }
 }
 
-/** The benchmark step: its own server and bare server, 2,000 employees, the two reads against the bare server. */
+/** Pending requests the step approves (one per employee, over the step's connections). */
+const APPROVALS = 400;
+
+/** The benchmark step: its own server and bare server, 2,000 employees, the two reads against the bare server, then the approve. */
 export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
   return withWorkforceBench(ctx, seedWorkforce, async ({ server, baselineUrl, tenant, member, seeded, seedSeconds }) => {
     ctx.log(`seeded ${WORKFORCE_BENCH_EMPLOYEES.toLocaleString('en')} employees with contracts and assignments in ${seedSeconds.toFixed(1)} s`);
@@ -214,6 +218,16 @@ export async function benchWorkforce(ctx: StepContext): Promise<StepFigures> {
       figures[`${scenario.id}_p50_ms`] = round(scenario.p50_ms);
       figures[`${scenario.id}_p99_ms`] = round(scenario.p99_ms);
     }
-    return figures;
+    const approve = await benchApprove({
+      server,
+      baselineUrl,
+      pbxId: tenant.pbx_id,
+      adminToken,
+      employeeIds: seeded.employeeIds.slice(-(APPROVALS + 1)),
+      approvals: APPROVALS,
+      connections: ctx.config.connections,
+      log: (line) => ctx.log(line),
+    });
+    return { ...figures, ...approve };
   });
 }
