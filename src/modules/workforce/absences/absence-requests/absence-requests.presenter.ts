@@ -49,7 +49,10 @@ export const requestedTimeOf = (row: Pick<AbsenceTableRow, 'requested_time'>): R
  * half day. A single half day shows the hour of its half only: the morning's end (off until then)
  * or the afternoon's start (off from then).
  */
-export function halfDayTimes(row: AbsenceTableRow, split: string): { startTime: string | null; endTime: string | null } {
+export function halfDayTimes(
+  row: Pick<AbsenceTableRow, 'half_day_part' | 'start_time' | 'end_time' | 'starts_half_day' | 'ends_half_day'>,
+  split: string,
+): { startTime: string | null; endTime: string | null } {
   if (row.half_day_part === 'morning') return { startTime: null, endTime: row.end_time ?? split };
   if (row.half_day_part === 'afternoon') return { startTime: row.start_time ?? split, endTime: null };
   return {

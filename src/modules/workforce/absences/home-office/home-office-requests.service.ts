@@ -17,8 +17,8 @@ import { absenceRequestsByIds, LIVE_STATUSES, rowsOverlapping, type AbsenceRow, 
 import { validatorPlan, type ValidatorPlan } from '../absence-requests/approvals.js';
 import { heldDays, insertLedgerRows, ledgerRow } from '../absence-requests/ledger-writes.js';
 import { publishAbsenceDecision } from '../absence-requests/absence-requests.events.js';
-import { homeOfficeCalendar, type CalendarFilters } from './home-office-calendar.js';
-import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeCalendarEntryView, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
+import { homeOfficeCalendarJson, type CalendarFilters } from './home-office-calendar.js';
+import { HOME_OFFICE_MONTHS_AHEAD, type HomeOfficeRequestInput, type InvalidDateReason } from './home-office.schemas.js';
 
 type Refusals = Map<CalendarDay, { reason: InvalidDateReason; message: string }>;
 
@@ -69,9 +69,9 @@ function bookedRefusals(live: AbsenceTableRow[], dates: CalendarDay[]): Refusals
 export class HomeOfficeRequestsService {
   constructor(private readonly ctx: AppContext) {}
 
-  /** The company home-office calendar the caller may read (home-office-calendar.ts), as of the tenant's today. */
-  async calendar(tenant: Tenant, principal: Principal, filters: CalendarFilters): Promise<HomeOfficeCalendarEntryView[]> {
-    return homeOfficeCalendar(this.ctx.db, tenant, principal, await tenantToday(this.ctx, tenant), filters);
+  /** The company home-office calendar the caller may read (home-office-calendar.ts), as of the tenant's today: the JSON text of its entries. */
+  calendar(tenant: Tenant, principal: Principal, filters: CalendarFilters): Promise<string> {
+    return homeOfficeCalendarJson(this.ctx.db, this.ctx.clock, tenant, principal, filters);
   }
 
   /** The created rows, in date order. */

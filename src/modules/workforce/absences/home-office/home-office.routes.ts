@@ -63,7 +63,14 @@ export async function homeOfficeRoutes(app: FastifyInstance, { ctx }: { ctx: App
     params: CalendarParams,
     querystring: CalendarQuery,
     response: { 200: Type.Array(Type.Ref(HomeOfficeCalendarEntry)) },
-    handle: ({ tenant, principal, query }) =>
-      requests.calendar(tenant, principal, { departmentIds: query['filter[department_id]']?.split(','), from: query['filter[from]'], to: query['filter[to]'] }),
+    // The service writes the JSON text itself (home-office-calendar.ts): sent as it is, not serialized again.
+    handle: async ({ tenant, principal, query, reply }) => {
+      const json = await requests.calendar(tenant, principal, {
+        departmentIds: query['filter[department_id]']?.split(','),
+        from: query['filter[from]'],
+        to: query['filter[to]'],
+      });
+      return reply.type('application/json').send(json);
+    },
   });
 }

@@ -1,8 +1,11 @@
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { Type } from '@sinclair/typebox';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../platform/clock.js';
 import { apiCaller, buildTestApp, type TestApp } from '../../../../../test/helpers.js';
 import { createAdmin, createCompany, createDepartment, createEmployee, createTenant, createUser } from '../../../../../test/factories.js';
 import { createWorkforceTenant, type WorkforceSetup } from '../../../../../test/workforce-factories.js';
+import { HomeOfficeCalendarEntry } from './home-office.schemas.js';
 
 /** Sunday 15 March 2026, 10:00 in Luxembourg: the tenant's today is 2026-03-15. */
 const NOW = '2026-03-15T09:00:00.000Z';
@@ -436,6 +439,48 @@ describe('home office', () => {
       // The tenant's name order.
       expect((await call('PATCH', `/${s.tenant.pbxId}/workforce-settings`, s.admin.token, { name_order: 'last_first' })).statusCode).toBe(200);
       expect((await calendar(s))[1].employee_name).toBe('Schmit Anna');
+    });
+
+    it('writes the text fast-json-stringify writes from the entry schema: half days, their hours, names that need escaping', async () => {
+      const s = await office();
+      await t.ctx.db.updateTable('employees').set({ first_name: 'Zoë "Q" \\ O\u2019Brien\u0001', last_name: ' ' }).where('id', '=', s.employee.id).execute();
+      await t.ctx.db.updateTable('employees').set({ first_name: '', last_name: '' }).where('id', '=', s.colleagueEmployee.id).execute();
+      const [, morning, hours] = await booked(s, ['2026-03-16', '2026-03-17', '2026-03-18']);
+      await booked(s, ['2026-03-19'], s.colleague.token, s.colleagueEmployee.id);
+      await t.ctx.db
+        .updateTable('absence_requests')
+        .set({
+          starts_half_day: 1,
+          ends_half_day: 1,
+          half_day_part: 'morning',
+          requested_time: JSON.stringify({ '2026-03-17': 14400 }),
+          total_seconds: 14400,
+          working_days: 0.5,
+        })
+        .where('id', '=', morning.id)
+        .execute();
+      await t.ctx.db
+        .updateTable('absence_requests')
+        .set({ starts_half_day: 1, start_time: '09:15', end_time: '11:00', workshift_seconds_per_day: 0 })
+        .where('id', '=', hours.id)
+        .execute();
+      const response = await call('GET', calendarUrl(s), s.worker.token);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      const entries = response.json<Array<Record<string, unknown>>>();
+      expect(entries.map((entry) => [entry.employee_name, entry.is_half_day, entry.start_time, entry.end_time])).toEqual([
+        ['Zoë "Q" \\ O\u2019Brien\u0001', false, null, null],
+        ['Zoë "Q" \\ O\u2019Brien\u0001', true, null, '12:00'],
+        ['Zoë "Q" \\ O\u2019Brien\u0001', true, '09:15', null],
+        [null, false, null, null],
+      ]);
+      const serialize = SerializerSelector()({ HomeOfficeCalendarEntry }, {})({
+        schema: Type.Array(Type.Ref(HomeOfficeCalendarEntry)),
+        method: 'GET',
+        url: '/calendar/home-office',
+        httpStatus: '200',
+      }) as (data: unknown) => string;
+      expect(response.body).toBe(serialize(entries));
     });
 
     it('shows pending, approved (the stored spelling) and pending_removal rows; a removal pending shows its row once', async () => {
