@@ -6,6 +6,7 @@ import { openTestDatabase } from '../../test/database.js';
 import type { Database } from '../db/database.js';
 import type { Principal } from '../platform/auth/principal.js';
 import { ManualClock } from '../platform/clock.js';
+import { SecretBox } from '../platform/crypto.js';
 import { ValidationFailed } from '../platform/errors.js';
 import { purgeExpiredKeys } from '../platform/idempotency/idempotency.js';
 import { registerErrorHandling } from './error-handler.js';
@@ -27,7 +28,7 @@ describe('Idempotency-Key (http/idempotency.ts)', () => {
   beforeAll(async () => {
     database = await openTestDatabase();
     app = Fastify();
-    app.decorate('ctx', { db: database.db, clock });
+    app.decorate('ctx', { db: database.db, clock, secrets: new SecretBox('idempotency-test-key') });
     app.decorateRequest('principal', null);
     app.addHook('onRequest', (request, _reply, done) => {
       const [kind, id, pbxId] = String(request.headers['x-who']).split(':');
@@ -57,6 +58,19 @@ describe('Idempotency-Key (http/idempotency.ts)', () => {
         if (body.name === 'unavailable') return reply.code(503).send({ message: 'Try later.' });
         reply.code(201).header('location', `/things/${id}`);
         return { id, name: body.name };
+      },
+    });
+    // A create whose answer carries a secret: kept sealed.
+    route('/secrets', {
+      method: 'POST',
+      auth: { user: true },
+      config: { carriesSecret: true },
+      operationId: 'createSecret',
+      summary: 'Create a secret',
+      response: { 201: Type.Object({ token: Type.String() }) },
+      handle: ({ reply }) => {
+        reply.code(201);
+        return { token: `pbxi_secret-${++runs}` };
       },
     });
     // Not a create: takes no key unless it says so.
@@ -173,6 +187,18 @@ describe('Idempotency-Key (http/idempotency.ts)', () => {
       { pbx_id: 'pbx-b', principal: 'user:u1' },
       { pbx_id: 'pbx-a', principal: 'user:u2' },
     ]);
+  });
+
+  it('keeps the answer of a route that carries a secret sealed, and replays it in clear', async () => {
+    const create = () => app.inject({ method: 'POST', url: '/secrets', headers: { 'x-who': who(), 'idempotency-key': 'k-secret' } });
+    const first = await create();
+    expect(first.json()).toEqual({ token: 'pbxi_secret-1' });
+    const row = await database.db.selectFrom('idempotency_records').selectAll().where('key', '=', 'k-secret').executeTakeFirstOrThrow();
+    expect(row.sealed).toBe(1);
+    expect(row.response_body).not.toContain('pbxi_secret');
+    const again = await create();
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toBe(first.body);
   });
 
   it('ignores the header on routes that do not take it', async () => {

@@ -17,6 +17,7 @@ import type { DB } from '../db/schema.js';
 import { principalOf } from '../platform/auth/auth-plugin.js';
 import type { RouteAuth } from '../platform/auth/principal.js';
 import type { Clock } from '../platform/clock.js';
+import type { SecretBox } from '../platform/crypto.js';
 import { ValidationFailed } from '../platform/errors.js';
 import {
   canonicalJson,
@@ -47,6 +48,8 @@ export type RouteIdempotency = boolean | IdempotencyOptions;
 interface Stores {
   db: Kysely<DB>;
   clock: Clock;
+  /** Seals the stored answers of routes that carry a secret (`config.carriesSecret`). */
+  secrets: Pick<SecretBox, 'seal' | 'open'>;
 }
 
 type Handler = (request: FastifyRequest, reply: FastifyReply) => unknown;
@@ -135,22 +138,22 @@ async function withKey(
     try {
       return await handler(request, reply);
     } catch (error) {
-      if (error instanceof Replay) return replay(reply, error.answer);
+      if (error instanceof Replay) return replay(reply, error.answer, how.stores);
       throw error;
     }
   }
   const claim = { ...base, fingerprint: requestFingerprint(request.method, request.routeOptions.url ?? request.url, request) };
   const outcome = await claimKey(how.stores.db, how.stores.clock, claim);
-  if (outcome.kind === 'replay') return replay(reply, outcome.answer);
+  if (outcome.kind === 'replay') return replay(reply, outcome.answer, how.stores);
   state.claim = claim;
   return handler(request, reply);
 }
 
-function replay(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+function replay(reply: FastifyReply, answer: StoredAnswer, stores: Stores): FastifyReply {
   reply.code(answer.status).header('idempotent-replayed', 'true');
   if (answer.location !== null) reply.header('location', answer.location);
   if (answer.contentType !== null) reply.header('content-type', answer.contentType);
-  return reply.send(answer.body);
+  return reply.send(answer.sealed ? stores.secrets.open(answer.body) : answer.body);
 }
 
 /** onSend: the claimed request's answer is stored for replay, or its key freed. */
@@ -161,10 +164,18 @@ const settle: onSendHookHandler = (request, reply, payload, done) => {
   state.claim = null;
   const body =
     typeof payload === 'string' ? payload : payload === null || payload === undefined ? '' : Buffer.isBuffer(payload) ? payload.toString('utf8') : null;
-  const { db } = state.stores;
+  const { db, secrets } = state.stores;
+  // An answer that carries a secret (a new API key, a SIP password) is kept sealed, as the secret itself is.
+  const sealed = request.routeOptions.config.carriesSecret === true;
   const stored =
     body !== null && state.keep(reply.statusCode)
-      ? completeKey(db, claim, { status: reply.statusCode, body, contentType: headerText(reply, 'content-type'), location: headerText(reply, 'location') })
+      ? completeKey(db, claim, {
+          status: reply.statusCode,
+          body: sealed ? secrets.seal(body) : body,
+          sealed,
+          contentType: headerText(reply, 'content-type'),
+          location: headerText(reply, 'location'),
+        })
       : releaseKey(db, claim);
   stored.then(
     () => done(null, payload),

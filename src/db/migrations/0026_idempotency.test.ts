@@ -53,6 +53,7 @@ describe('migration 0026: the calls domain’s Idempotency-Key store becomes the
         fingerprint: requestFingerprint('POST', '/api/v1/calls/new', { params: {}, query, body }),
         response_status: 200,
         response_body: '{"data":{"call_id":"c1"}}',
+        sealed: 0,
         content_type: 'application/json; charset=utf-8',
         location: null,
         created_at: at(-1),

@@ -22,6 +22,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('fingerprint', 'varchar(64)', (c) => c.notNull())
     .addColumn('response_status', 'integer')
     .addColumn('response_body', 'text')
+    .addColumn('sealed', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('content_type', 'varchar(255)')
     .addColumn('location', 'text')
     .addColumn('created_at', ts, (c) => c.notNull())

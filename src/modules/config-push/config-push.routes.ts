@@ -41,6 +41,7 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
     method: 'POST',
     auth: CONFIG_PUSH,
     operationId: 'pushConfiguration',
+    idempotent: true,
     querystring: PushQuery,
     response: { 200: DataEnvelope(Type.Ref(ConfigurationDryRun)), ...PUSHED },
     handle: async ({ tenant, principal, query, request, reply }) => {
@@ -54,6 +55,7 @@ export async function configPushRoutes(app: FastifyInstance, { ctx }: { ctx: App
     method: 'POST',
     auth: CONFIG_PUSH,
     operationId: 'rollbackConfiguration',
+    idempotent: true,
     params: VersionParams,
     response: PUSHED,
     handle: async ({ tenant, principal, params, request, reply }) => {

@@ -1,4 +1,4 @@
-import type { Timestamp } from '../../db/columns.js';
+import type { Flag, Timestamp } from '../../db/columns.js';
 
 /**
  * The first answer of a request sent with an `Idempotency-Key` (migration 0026), replayed for 24
@@ -15,6 +15,8 @@ export interface IdempotencyRecordTable {
   /** null while the first request is still running. */
   response_status: number | null;
   response_body: string | null;
+  /** 1: the body is sealed with the server key (an answer that carries a secret: a new API key, a SIP password). */
+  sealed: Flag;
   content_type: string | null;
   location: string | null;
   created_at: Timestamp;

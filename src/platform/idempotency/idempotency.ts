@@ -55,6 +55,8 @@ export interface IdempotencyClaim {
 export interface StoredAnswer {
   status: number;
   body: string;
+  /** The body is sealed (the http layer seals the answers of routes that carry a secret). */
+  sealed: boolean;
   contentType: string | null;
   location: string | null;
 }
@@ -113,7 +115,8 @@ export async function claimKey(db: Kysely<DB>, clock: Clock, claim: IdempotencyC
     }
     if (row.fingerprint !== claim.fingerprint) throw ValidationFailed.field('Idempotency-Key', OTHER_REQUEST);
     if (row.response_status === null || row.response_body === null) throw new ClientError(409, STILL_RUNNING);
-    return { kind: 'replay', answer: { status: row.response_status, body: row.response_body, contentType: row.content_type, location: row.location } };
+    const answer = { status: row.response_status, body: row.response_body, sealed: row.sealed === 1, contentType: row.content_type, location: row.location };
+    return { kind: 'replay', answer };
   }
   throw new ClientError(409, STILL_RUNNING);
 }
@@ -122,7 +125,13 @@ export async function claimKey(db: Kysely<DB>, clock: Clock, claim: IdempotencyC
 export async function completeKey(db: Kysely<DB>, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
   await db
     .updateTable('idempotency_records')
-    .set({ response_status: answer.status, response_body: answer.body, content_type: answer.contentType, location: answer.location })
+    .set({
+      response_status: answer.status,
+      response_body: answer.body,
+      sealed: answer.sealed ? 1 : 0,
+      content_type: answer.contentType,
+      location: answer.location,
+    })
     .where('pbx_id', '=', claim.pbxId)
     .where('principal', '=', claim.principal)
     .where('key', '=', claim.key)

@@ -79,6 +79,7 @@ export async function contactImportRoutes(app: FastifyInstance, { ctx }: { ctx: 
     status: 202,
     auth: USER,
     operationId: 'confirmContactImport',
+    idempotent: true,
     params: ImportParams,
     run: ({ scope, params }) => service.confirm(scope, params.id),
   });

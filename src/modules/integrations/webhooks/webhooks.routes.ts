@@ -52,6 +52,7 @@ export async function webhookRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
     auth: ADMIN,
     config: CARRIES_SECRET,
     operationId: 'rotateWebhookSigningSecret',
+    idempotent: true,
     body: RotateSigningSecretBody,
     // An empty POST rotates with the default window.
     optionalBody: true,

@@ -92,6 +92,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
     method: 'POST',
     auth: CALLERS,
     operationId: 'approveAbsenceRequest',
+    idempotent: true,
     params: AbsenceRequestParams,
     run: ({ tenant, principal, scope, params }) => moves.approve(tenant, principal, scope.actor, params.absence_request),
   });
@@ -99,6 +100,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
     method: 'POST',
     auth: CALLERS,
     operationId: 'rejectAbsenceRequest',
+    idempotent: true,
     params: AbsenceRequestParams,
     run: ({ tenant, principal, scope, params }) => moves.reject(tenant, principal, scope.actor, params.absence_request),
   });
@@ -106,6 +108,7 @@ export async function absenceRequestRoutes(app: FastifyInstance, { ctx }: { ctx:
     method: 'POST',
     auth: CALLERS,
     operationId: 'cancelAbsenceRequest',
+    idempotent: true,
     params: AbsenceRequestParams,
     run: ({ tenant, scope, params }) => moves.cancel(tenant, scope.actor, params.absence_request),
   });
