@@ -3,7 +3,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { seedDemo, type DemoTenant } from '../../../demo-seed.js';
 import { issueUserToken } from '../../../platform/auth/tokens.js';
-import { createKey } from '../../../../test/factories.js';
+import { createKey, createUser } from '../../../../test/factories.js';
 import { useTestApp } from '../../../../test/helpers.js';
 
 /** Every text of an SVG document, as its parser reads it (entities decoded). */
@@ -46,7 +46,12 @@ function mermaidNodes(text: string): { labels: Map<string, string>; path: string
     );
   }
   const path = /^\s+class (\S+) path$/m.exec(text)?.[1].split(',') ?? [];
-  return { labels, path };
+  const edges = [...text.matchAll(/^\s+(n\d+) -->(?:\|"(.*)"\|)? (n\d+)$/gm)].map(([, from, label, to]) => ({ from, label: label ?? null, to }));
+  const drawn = /^\s+linkStyle (\S+) stroke/m.exec(text)?.[1].split(',').map(Number) ?? [];
+  /** The highlighted arrows as `from -label-> to`, by the boxes' first two lines. */
+  const name = (id: string) => labels.get(id)!.split(' / ').slice(0, 2).join(' ');
+  const pathEdges = drawn.map((index) => edges[index]).map((edge) => `${name(edge.from)} -${edge.label ?? ''}-> ${name(edge.to)}`);
+  return { labels, path, pathEdges };
 }
 const MERMAID_DECODED: Record<string, string> = { quot: '"', lt: '<', gt: '>', amp: '&', '35': '#', '96': '`', '124': '|' };
 
@@ -235,5 +240,64 @@ describe('routing diagrams', () => {
     expect(XMLValidator.validate(closed.diagram.content)).toBe(true);
     expect(closed.diagram.content).toContain('stroke="#d9480f"');
     expect((await simulate({ ...call, diagram: 'png' })).statusCode).toBe(422);
+  });
+
+  it('follows the path through branches, menus played again, queues and a known caller’s own routing', async () => {
+    const number = (await t.ctx.db.selectFrom('phone_numbers').select('number').where('id', '=', mainLine).executeTakeFirstOrThrow()).number;
+    const simulate = async (body: object) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/call-routing/simulate',
+        headers: { authorization: `Bearer ${admin}` },
+        payload: { number, diagram: 'mermaid', ...body },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return mermaidNodes(response.json().data.diagram.content as string).pathEdges;
+    };
+    const adminMailbox = 'Voicemail Anna Schmit';
+    expect(await simulate({ at: '2026-11-24T20:00:00Z' })).toEqual([
+      `Phone number +35227123400 --> Time condition: hours open Mon–Fri 08:00–18:00`,
+      `Time condition: hours open Mon–Fri 08:00–18:00 -closed-> Play: closed-message Closed: office hours`,
+      `Play: closed-message Closed: office hours --> Voicemail: mailbox`,
+      `Voicemail: mailbox --> ${adminMailbox}`,
+    ]);
+    // Christmas: the holiday branch.
+    expect((await simulate({ at: '2026-12-25T09:00:00Z' }))[1]).toContain('-holiday-> Play: holiday-message');
+
+    // 9 (language), 2 (French) back to the main menu, then 2 (support): the queue's first member answers.
+    const support = await simulate({ at: '2026-11-24T09:00:00Z', keys: ['9', '2', '2'] });
+    expect(support).toEqual(
+      expect.arrayContaining([
+        'IVR menu Main menu -9 Language-> IVR menu Language menu',
+        'IVR menu Language menu -2 Français-> IVR menu Main menu',
+        'IVR menu Main menu -2 Support-> Queue: queue',
+        'Queue: queue --> Queue Support',
+        'Queue Support -member, penalty 0-> User Anna Schmit',
+      ]),
+    );
+    // Nobody answers: the overflow, not a member.
+    const overflow = await simulate({ at: '2026-11-24T09:00:00Z', keys: ['2'], answer: 'nobody' });
+    expect(overflow.at(-1)).toBe(`Queue Support -overflow-> ${adminMailbox}`);
+    expect(overflow.join('\n')).not.toContain('member');
+
+    // A caller who is a global contact routed to the sales flow goes there first.
+    const sales = await t.ctx.db.selectFrom('call_flows').select('id').where('pbx_id', '=', acme.pbx_id).where('name', '=', 'Sales').executeTakeFirstOrThrow();
+    const manager = await createUser(t.ctx, { tenant: { pbxId: acme.pbx_id }, role: 'admin', fields: { allow_manage_global_contacts: 1 } });
+    const contact = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/contacts',
+      headers: { authorization: `Bearer ${manager.token}` },
+      payload: {
+        name1: 'Very',
+        name2: 'Important',
+        contactPhoneNumbers: [{ phone_number: '+352691000777', type: 'mobile' }],
+        handling_strategy: { type: 'call_flow', call_flow_id: sales.id },
+      },
+    });
+    expect(contact.statusCode, contact.body).toBe(201);
+    const known = await simulate({ at: '2026-11-24T09:00:00Z', caller: '+352691000777' });
+    expect(known[0]).toBe('Phone number +35227123400 -known caller-> Caller routed by contact Very Important');
+    expect(known[1]).toBe('Caller routed by contact Very Important --> Ring group: team simultaneous');
+    expect(known.join('\n')).not.toContain('Time condition');
   });
 });
