@@ -97,4 +97,16 @@ browserSuite('routing diagrams in headless Chromium', () => {
     expect(await page.evaluate('window.hacked ?? null')).toBeNull();
     await page.screenshot(join(ARTIFACTS, `route-diagram-mermaid-${PROJECT}.png`));
   });
+
+  it("shows the example picture on the docs page, in the number's route operation", async () => {
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = t.app.server.address() as { port: number };
+    await page.goto(`http://127.0.0.1:${port}/api/v1/docs#/Phone%20numbers/getPhoneNumberRouteDiagram`);
+    const shown = await page.waitFor<string>(
+      `[...document.querySelectorAll('#operations-Phone_numbers-getPhoneNumberRouteDiagram .opblock-description-wrapper code')].map((code) => code.textContent).join('\\n')`,
+      20_000,
+    );
+    for (const line of ['flowchart TD', 'Time condition: hours', 'IVR menu<br>Main menu', '-->|"no key: default step Support"|']) expect(shown).toContain(line);
+    await page.screenshot(join(ARTIFACTS, `route-diagram-docs-page-${PROJECT}.png`));
+  });
 });
