@@ -9,6 +9,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { registerQueryFlags } from './http/query-flags.js';
 import { registerQueryRules } from './http/query-rules.js';
 import { registerRouteDocs } from './http/route-docs.js';
+import { registerConditionalRequests } from './http/conditional-requests.js';
 import { registerAcceptCheck, registerContentRules } from './http/content.js';
 import { registerOpenApi } from './http/openapi.js';
 import { apiHeaderOptions, helmetHeaders, registerSecurityHeaders } from './http/security-headers.js';
@@ -93,6 +94,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // Before the route docs, which document a 422 wherever the query string is checked.
   registerQueryRules(app, API_PREFIX);
   registerRouteDocs(app, API_PREFIX);
+  registerConditionalRequests(app, { apiPrefix: API_PREFIX, db: ctx.db, clock: ctx.clock });
   registerContentRules(app);
   registerSecurityHeaders(app, { baseUrl: config.baseUrl, docsPrefix: `${API_PREFIX}/docs` });
   registerCacheControl(app);

@@ -7,6 +7,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import { finishDocument } from './openapi-document.js';
+import { documentConditionalRequests } from './conditional-requests.js';
 import { registerAsyncApi } from './asyncapi.js';
 
 const describe = (baseUrl: string) => `Multi-tenant telephony PBX management API.
@@ -68,7 +69,8 @@ export async function registerOpenApi(app: FastifyInstance, config: Config, pref
     },
     stripBasePath: false,
     transform: ({ schema, url }) => ({ schema, url: url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url }),
-    transformObject: (documents) => finishDocument((documents as { openapiObject: Record<string, unknown> }).openapiObject, CONTACT),
+    transformObject: (documents) =>
+      finishDocument(documentConditionalRequests((documents as { openapiObject: Record<string, unknown> }).openapiObject), CONTACT),
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   });
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { TooManyRequests } from '../platform/errors.js';
 import type { RedisLink } from '../platform/redis.js';
 import { rateLimitStore, type RateLimitStore } from './rate-limit-store.js';
+import { isInternalRead } from './conditional-requests.js';
 
 /** A route's own limit, replacing the default one on that route (e.g. the call-detail read). */
 export interface RouteRateLimit {
@@ -65,7 +66,8 @@ export function registerRateLimits(app: FastifyInstance, options: { perMinute: n
 
   app.addHook('onRequest', (request, reply, done) => {
     const routeLimit = request.routeOptions.config.rateLimit;
-    if (routeLimit === false) return done();
+    // A conditional write's read of its resource's current ETag is part of the write, counted once.
+    if (routeLimit === false || isInternalRead(request)) return done();
     const store = routeLimit ? storeOf(request, routeLimit) : defaultStore;
     const max = routeLimit ? routeLimit.max : (request.principal?.rateLimit ?? options.perMinute);
     const windowMs = routeLimit ? routeLimit.timeWindow : DEFAULT_WINDOW_MS;

@@ -65,7 +65,7 @@ export async function cdrRoutes(app: FastifyInstance, { ctx }: { ctx: AppContext
     response: rangedAudioResponses('The whole recording.'),
     handle: async ({ tenant, principal, query, request, reply }) => {
       const file = await service.openRecording(tenant, principal, query.path, request.headers.range);
-      reply.header('content-type', file.contentType).header('content-disposition', `inline; filename="${file.name}"`);
+      reply.header('content-type', file.contentType).header('content-disposition', `inline; filename="${file.name}"`).header('etag', file.etag);
       writeRangeHeaders(reply, file.size, file.range);
       return reply.send(file.stream);
     },

@@ -161,6 +161,8 @@ export interface RecordingStream {
   size: number;
   range: ByteRange | null;
   name: string;
+  /** A strong validator of the file: its size and modification time (a recording is written once, replaced whole). */
+  etag: string;
 }
 
 /** Stores finished calls, idempotent on `cdr_id`: the PBX's pushes, AMI Cdr events and the simulated engine all come here. */
@@ -411,7 +413,7 @@ export class CdrsService {
     if (!scopeAllows(visibility.recordings, participants)) throw new Forbidden('You are not allowed to listen to the recordings of this call.');
     const file = await resolveRecordingFile(recordingsRoot(this.ctx.config.dataDir, tenant.pbxId), recording.path);
     if (!file) throw new NotFound('Recording not found.');
-    const { size } = await stat(file);
+    const { size, mtimeMs } = await stat(file);
     const range = parseByteRange(rangeHeader, size);
     if (range === 'unsatisfiable') {
       const error = new ClientError(416, 'The requested range is not satisfiable.');
@@ -419,7 +421,8 @@ export class CdrsService {
       throw error;
     }
     const stream = range ? createReadStream(file, { start: range.start, end: range.end }) : createReadStream(file);
-    return { stream, contentType: recording.content_type, size, range, name: recording.name };
+    const etag = `"${size.toString(36)}-${Math.trunc(mtimeMs).toString(36)}"`;
+    return { stream, contentType: recording.content_type, size, range, name: recording.name, etag };
   }
 
   /**
