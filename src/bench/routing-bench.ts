@@ -4,12 +4,15 @@
  * valid graph (flows 0-249 play a menu; each menu's default step leads to one of flows 250-449,
  * which only ring, so no loop runs without a caller choice). Then `POST /call-routing/validate`
  * (the whole graph checked) and `POST /call-routing/simulate` (the main line through business
- * hours, the menu and a queue), each as a ratio to the bare server. Plugged into `npm run bench`
+ * hours, the menu and a queue), each as a ratio to the bare server; then a routing write
+ * (`POST /ivrs`): its latency one write after another, and its statements. Plugged into `npm run bench`
  * as an optional step (OPTIONAL_STEP_MODULES in scenarios.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely } from 'kysely';
-import type { DialectName } from '../db/database.js';
+import { sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { buildApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, type DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { compareWithBaseline } from './compare.js';
 import type { StepContext, StepFigures } from './scenarios.js';
@@ -26,7 +29,7 @@ export async function seedRouting(
   dialect: DialectName,
   pbxId: string,
   memberId: string,
-): Promise<{ flows: number; ivrs: number; steps: number }> {
+): Promise<{ flows: number; ivrs: number; steps: number; announcement: string }> {
   const now = new Date().toISOString();
   const announcement = randomUUID();
   await db
@@ -112,7 +115,87 @@ export async function seedRouting(
   await inChunks(ivrs, (chunk) => db.insertInto('ivrs').values(chunk).execute());
   await inChunks(steps, (chunk) => db.insertInto('ivr_steps').values(chunk).execute());
   await (dialect === 'postgres' ? sql`analyze call_flows, ivrs, ivr_steps, call_flow_references` : sql`analyze`).execute(db);
-  return { flows: flows.length, ivrs: ivrs.length, steps: steps.length };
+  return { flows: flows.length, ivrs: ivrs.length, steps: steps.length, announcement };
+}
+
+/** Counts the statements the database answers while `recording` is set. */
+function statementCounter(): KyselyPlugin & { count: number; recording: boolean } {
+  return {
+    count: 0,
+    recording: false,
+    transformQuery: ({ node }) => node,
+    async transformResult({ result }) {
+      if (this.recording) this.count += 1;
+      return result;
+    },
+  };
+}
+
+const WRITES = 40;
+
+/**
+ * A routing write at size: `POST /ivrs` (a menu on the bench announcement), `WRITES` of them one
+ * after the other through the server (each a transaction with the graph's checks before and after),
+ * and the statements one such write sends, counted in an app built in this process on the same
+ * database (the third of three writes, so per-process caches are as warm as the server's).
+ */
+async function measureRoutingWrite(
+  ctx: StepContext,
+  server: { apiBase: string; env: NodeJS.ProcessEnv },
+  admin: { email: string; password: string },
+  headers: Record<string, string>,
+  target: { pbxId: string; announcement: string },
+): Promise<StepFigures> {
+  const body = (i: number) => JSON.stringify({ pbx_id: target.pbxId, name: `Bench write ${i}`, announcement: target.announcement, default_action: 'hangup' });
+  const times: number[] = [];
+  for (let i = 0; i < WRITES + 3; i++) {
+    const started = performance.now();
+    const response = await fetch(`${server.apiBase}/ivrs`, { method: 'POST', headers, body: body(i) });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`POST /ivrs: HTTP ${response.status} ${text.slice(0, 500)}`);
+    if (i >= 3) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const counter = statementCounter();
+  const database = openDatabase({ url: server.env.DATABASE_URL, sqlitePath: server.env.SQLITE_PATH, poolSize: 4 });
+  const app = await buildApp({
+    config: loadConfig({ ...server.env, JOB_WORKER: 'false', AMI_EVENTS: 'false', SEED_DEMO: 'false', LOG_LEVEL: 'silent' }),
+    database: { ...database, db: database.db.withPlugin(counter) },
+  });
+  let statements: number;
+  try {
+    const login = await app.inject({ method: 'POST', url: '/api/v1/login', payload: { email: admin.email, password: admin.password } });
+    if (login.statusCode !== 200) throw new Error(`POST /login (in process): HTTP ${login.statusCode} ${login.body.slice(0, 500)}`);
+    const token = login.json<{ data: { token: string } }>().data.token;
+    const write = async (i: number) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/v1/ivrs',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: body(WRITES + 10 + i),
+      });
+      if (response.statusCode !== 201) throw new Error(`POST /ivrs (in process): HTTP ${response.statusCode} ${response.body.slice(0, 500)}`);
+    };
+    await write(0);
+    await write(1);
+    counter.recording = true;
+    await write(2);
+    counter.recording = false;
+    statements = counter.count;
+  } finally {
+    await app.close();
+    await database.close();
+  }
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
+  ctx.log(
+    `routing write POST /ivrs: ${statements} statements; p50 ${at(0.5).toFixed(1)} ms, p99 ${at(0.99).toFixed(1)} ms over ${WRITES} writes one after the other`,
+  );
+  return {
+    routing_write_statements: statements,
+    routing_write_p50_ms: round(at(0.5)),
+    routing_write_p99_ms: round(at(0.99)),
+    routing_write_per_s: round(1000 / (times.reduce((sum, t) => sum + t, 0) / times.length)),
+  };
 }
 
 /** The benchmark step: its own server and bare server, the routing at size, validation and simulation against the bare server. */
@@ -167,6 +250,8 @@ export async function benchRouting(ctx: StepContext): Promise<StepFigures> {
       figures[`${scenario.id}_p50_ms`] = round(scenario.p50_ms);
       figures[`${scenario.id}_p99_ms`] = round(scenario.p99_ms);
     }
+    // Last: the writes add menus (each bumps the tenant's routing), which the reads above must not see.
+    Object.assign(figures, await measureRoutingWrite(ctx, server, tenant.admin, headers, { pbxId: tenant.pbx_id, announcement: seeded.announcement }));
     return figures;
   });
 }
