@@ -1334,7 +1334,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The WebRTC account of a user, without its secrets
+         * @description Administrators of the PBX and its PBX key, for any live user of the PBX (404 for another PBX’s or a deleted user). Answers `{data}` with the summary the PUT answers: never the password nor the voicemail PIN. A user without an account is 404.
+         */
+        get: operations["getWebrtc"];
         /**
          * Create or replace the WebRTC account of a user; secrets are stored encrypted and not echoed
          * @description Administrators of the PBX and its PBX key, for any live user of the PBX (404 for another PBX’s or a deleted user). Creates the account or replaces it: hostname, port and password are required each time; an omitted username, voicemail_pin or call_pickpup_restrictions keeps the stored one (for a new account: `webrtc_` plus the first 8 characters of the user id, no PIN, yes). The username must be unused on the platform (422). Answers 200 `{data}` with the summary, without password and PIN.
@@ -2301,6 +2305,120 @@ export interface paths {
          * @description The path a call to one of the PBX’s numbers would take at an instant: the number, each call flow and node, the time condition’s branch and why (open hours, public and PBX holidays in the PBX time zone), IVR menus with the keys pressed or their timeouts, who rings and whether they can answer (disabled, do not disturb), queues and their overflow, up to the end of the call. The caller can change the route: a `caller` who is one of the PBX's global contacts goes where the contact's handling strategy sends them (a call flow, an extension or a user) when it is not `default`, else to the default external call flow of the contact's group, before the number's own destination (a step `contact` says so); any other caller follows the number. 404 when the number is not one of the PBX’s.
          */
         post: operations["simulateCallRouting"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/phone-numbers/{phoneNumber}/route-diagram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Picture of a phone number's route
+         * @description Where a call to the number goes, as a picture: the number, then everything its destination leads to. Answers SVG rendered by the server (`format=svg` or `Accept: image/svg+xml`, the default) or Mermaid text (`format=mermaid` or `Accept: text/vnd.mermaid`), which Markdown on the forge renders as the same picture. It is drawn from the routing the simulator follows and validation checks: each call flow as a frame of its nodes, time conditions with their open, closed and holiday branches, IVR keys and the default step, queues with their members and overflow, the users and extensions rung and their devices (SIP devices, twinnings), voicemail, forwards and hang-ups. Deleted or missing targets are drawn as such. An integration key needs both the `phone-numbers` and the `call-routing` scope. 404 for a number that is deleted, unknown or another PBX's.
+         *
+         *     For example, a number into a call flow whose time condition sends open hours to a menu (1 sales, no key the support queue) and the rest to voicemail, as `format=mermaid` answers it:
+         *
+         *     ```mermaid
+         *     flowchart TD
+         *       subgraph c1["Call flow: Main number"]
+         *         n2{{"Time condition: hours<br>open Mon–Fri 08:00–18:00<br>holidays: the PBX's"}}
+         *         n3["Menu: menu"]
+         *         n4["Voicemail: mailbox"]
+         *       end
+         *       subgraph c2["Call flow: Sales"]
+         *         n7["Ring: ring<br>20 s"]
+         *       end
+         *       subgraph c3["Call flow: Support"]
+         *         n8["Queue: queue"]
+         *       end
+         *       n1(["Phone number<br>+35227123400<br>Main line"])
+         *       n5[["IVR menu<br>Main menu<br>waits 6 s for a key"]]
+         *       n6>"Voicemail<br>Anna Schmit"]
+         *       n9("User<br>Anna Schmit")
+         *       n10(("Hang up"))
+         *       n11[("Queue<br>Support<br>ringall, max wait 120 s")]
+         *       n12("User<br>Ben Weber")
+         *       n1 --> n2
+         *       n2 -->|"open"| n3
+         *       n2 -->|"closed or holiday"| n4
+         *       n3 --> n5
+         *       n4 --> n6
+         *       n5 -->|"1 Sales"| n7
+         *       n5 -->|"no key: default step Support"| n8
+         *       n7 -->|"rings"| n9
+         *       n7 -->|"no answer"| n10
+         *       n8 --> n11
+         *       n11 -->|"member, penalty 0"| n12
+         *       n11 -->|"overflow"| n6
+         *       classDef number fill:#dbeafe,stroke:#1d4ed8,color:#111827
+         *       class n1 number
+         *       classDef time_condition fill:#fef3c7,stroke:#b45309,color:#111827
+         *       class n2 time_condition
+         *       classDef ring fill:#dcfce7,stroke:#15803d,color:#111827
+         *       class n7 ring
+         *       classDef step fill:#f1f5f9,stroke:#475569,color:#111827
+         *       class n3,n4,n8 step
+         *       classDef ivr fill:#e0e7ff,stroke:#4338ca,color:#111827
+         *       class n5 ivr
+         *       classDef queue fill:#cffafe,stroke:#0e7490,color:#111827
+         *       class n11 queue
+         *       classDef user fill:#ecfccb,stroke:#4d7c0f,color:#111827
+         *       class n9,n12 user
+         *       classDef voicemail fill:#fce7f3,stroke:#be185d,color:#111827
+         *       class n6 voicemail
+         *       classDef hangup fill:#e5e7eb,stroke:#374151,color:#111827
+         *       class n10 hangup
+         *     ```
+         */
+        get: operations["getPhoneNumberRouteDiagram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/call-flows/{callFlow}/diagram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Picture of a call flow
+         * @description The call flow's nodes and everything they lead to. Answers SVG rendered by the server (`format=svg` or `Accept: image/svg+xml`, the default) or Mermaid text (`format=mermaid` or `Accept: text/vnd.mermaid`), which Markdown on the forge renders as the same picture. It is drawn from the routing the simulator follows and validation checks: each call flow as a frame of its nodes, time conditions with their open, closed and holiday branches, IVR keys and the default step, queues with their members and overflow, the users and extensions rung and their devices (SIP devices, twinnings), voicemail, forwards and hang-ups. Deleted or missing targets are drawn as such. 404 for a flow that is deleted, unknown or another PBX's.
+         */
+        get: operations["getCallFlowDiagram"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ivrs/{ivr}/diagram": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Picture of an IVR menu
+         * @description The menu's keys, its default step, and everything they lead to. Answers SVG rendered by the server (`format=svg` or `Accept: image/svg+xml`, the default) or Mermaid text (`format=mermaid` or `Accept: text/vnd.mermaid`), which Markdown on the forge renders as the same picture. It is drawn from the routing the simulator follows and validation checks: each call flow as a frame of its nodes, time conditions with their open, closed and holiday branches, IVR keys and the default step, queues with their members and overflow, the users and extensions rung and their devices (SIP devices, twinnings), voicemail, forwards and hang-ups. Deleted or missing targets are drawn as such. 404 for a menu that is deleted, unknown or another PBX's.
+         */
+        get: operations["getIvrDiagram"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3538,7 +3656,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One planning entry of a schedule
+         * @description Any user of the PBX and its PBX key, as for the week grid (the path’s pbx_id must be the caller’s PBX, else 403). Answers `{data}` with the entry as the grid and the writes show it; an unknown entry, another schedule’s, or one of a deleted or another tenant’s schedule is 404.
+         */
+        get: operations["getPlanningEntry"];
         put?: never;
         post?: never;
         /**
@@ -6817,6 +6939,14 @@ export interface components {
                 path: string;
                 message: string;
             }[];
+            diagram?: {
+                /** @enum {string} */
+                format: "mermaid" | "svg";
+                /** @enum {string} */
+                media_type: "text/vnd.mermaid" | "image/svg+xml";
+                /** @description The Mermaid text or the SVG document; the path is drawn thick and orange. */
+                content: string;
+            };
         };
         /**
          * @description A push of the PBX configuration and its progress.
@@ -8627,7 +8757,13 @@ export interface components {
         };
     };
     responses: never;
-    parameters: never;
+    parameters: {
+        /**
+         * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+         * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+         */
+        IdempotencyKey: string;
+    };
     requestBodies: never;
     headers: {
         /** @description Requests allowed in the current window (per user or API key; the plan may raise it). */
@@ -9819,7 +9955,13 @@ export interface operations {
     createIntegrationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9860,6 +10002,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9946,6 +10089,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -11110,7 +11266,13 @@ export interface operations {
     createWebhookSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11161,6 +11323,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11214,6 +11377,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -11858,7 +12034,13 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -11932,6 +12114,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12003,6 +12186,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -12839,7 +13035,13 @@ export interface operations {
     createExtension: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -12874,6 +13076,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +13126,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -14001,7 +14217,13 @@ export interface operations {
     createSipDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -14052,6 +14274,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -14178,6 +14401,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -15078,7 +15314,13 @@ export interface operations {
     createPhoneNumber: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15114,6 +15356,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15162,6 +15405,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -15880,7 +16136,13 @@ export interface operations {
     createCallerIdentity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -15917,6 +16179,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -15967,6 +16230,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -16834,7 +17110,13 @@ export interface operations {
     createTwinning: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user: string;
             };
@@ -16880,6 +17162,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -16943,6 +17226,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -17694,7 +17990,13 @@ export interface operations {
     createUserGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user: string;
             };
@@ -17728,6 +18030,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -17783,6 +18086,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -18442,7 +18758,13 @@ export interface operations {
     createDnd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user: string;
             };
@@ -18483,6 +18805,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -18540,6 +18863,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -19250,7 +19586,13 @@ export interface operations {
     createForward: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user: string;
             };
@@ -19286,6 +19628,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -19346,6 +19689,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -20576,7 +20932,13 @@ export interface operations {
     registerDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -20611,6 +20973,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -20661,6 +21024,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -21171,7 +21547,13 @@ export interface operations {
     createPhoneButton: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 user: string;
             };
@@ -21210,6 +21592,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -21270,6 +21653,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -21881,6 +22277,146 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebrtcConfiguration"];
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getWebrtc: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                user: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The WebRTC account of a user, without its secrets. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "hostname": "webrtc.pbx.example",
+                     *         "port": 8089,
+                     *         "username": "webrtc_cc54d4ae",
+                     *         "caller_identities": [
+                     *           {
+                     *             "id": 1,
+                     *             "root_phone_nuber_id": 1,
+                     *             "external_caller_extension": "",
+                     *             "external_caller_number": "+35227123400"
+                     *           },
+                     *           {
+                     *             "id": 2,
+                     *             "root_phone_nuber_id": 1,
+                     *             "external_caller_extension": "202",
+                     *             "external_caller_number": "+35227123400"
+                     *           }
+                     *         ],
+                     *         "allow_anonymous_calls": false,
+                     *         "allow_call_forwarding": true,
+                     *         "allow_change_twinning_dest": true,
+                     *         "allow_dnd": true,
+                     *         "allow_status_changer": true,
+                     *         "call_information_visibility": "own_group_only",
+                     *         "call_pickpup_restrictions": "own_groups_only",
+                     *         "voicemail": true,
+                     *         "voicemail_destination": "email_only",
+                     *         "voicemail_type": "enabled"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["WebrtcSummary"];
+                    };
                 };
             };
             /** @description Missing or invalid token */
@@ -22740,7 +23276,13 @@ export interface operations {
     createContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -22831,6 +23373,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -22933,6 +23476,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -24783,7 +25339,13 @@ export interface operations {
     createContactGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -24841,6 +25403,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -24901,6 +25464,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -25573,7 +26149,13 @@ export interface operations {
     createContactImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -25615,6 +26197,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -25697,6 +26280,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description The upload is larger than the limit. */
@@ -28969,7 +29565,13 @@ export interface operations {
     createSoundFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -29000,6 +29602,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -29056,6 +29659,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description The upload is larger than the limit. */
@@ -30302,7 +30918,13 @@ export interface operations {
     createIvr: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -30361,6 +30983,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -30442,6 +31065,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -31313,7 +31949,13 @@ export interface operations {
     createIvrStep: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 ivr: string;
             };
@@ -31362,6 +32004,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -31425,6 +32068,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -32214,7 +32870,13 @@ export interface operations {
     createCallFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -32286,6 +32948,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -32378,6 +33041,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -33304,7 +33980,13 @@ export interface operations {
     createQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -33397,6 +34079,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -33467,6 +34150,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -34283,6 +34979,11 @@ export interface operations {
                      * @default false
                      */
                     queue_full?: boolean;
+                    /**
+                     * @description Adds `diagram` to the answer: the number's route as a picture (as `GET /phone-numbers/{phoneNumber}/route-diagram` draws it), the simulated call's path highlighted; mermaid (text) or svg. Left out, the answer has no `diagram`.
+                     * @enum {string}
+                     */
+                    diagram?: "mermaid" | "svg";
                 };
             };
         };
@@ -34405,6 +35106,525 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getPhoneNumberRouteDiagram: {
+        parameters: {
+            query?: {
+                /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
+                format?: "mermaid" | "svg";
+            };
+            header?: never;
+            path: {
+                phoneNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    /**
+                     * @example flowchart TD
+                     *       subgraph c1["Call flow: Main number"]
+                     *         n2{{"Time condition: hours<br>open Mon–Fri 08:00–18:00<br>holidays: the PBX's"}}
+                     *         n3["Menu: menu"]
+                     *         n4["Voicemail: mailbox"]
+                     *       end
+                     *       subgraph c2["Call flow: Sales"]
+                     *         n7["Ring: ring<br>20 s"]
+                     *       end
+                     *       subgraph c3["Call flow: Support"]
+                     *         n8["Queue: queue"]
+                     *       end
+                     *       n1(["Phone number<br>+35227123400<br>Main line"])
+                     *       n5[["IVR menu<br>Main menu<br>waits 6 s for a key"]]
+                     *       n6>"Voicemail<br>Anna Schmit"]
+                     *       n9("User<br>Anna Schmit")
+                     *       n10(("Hang up"))
+                     *       n11[("Queue<br>Support<br>ringall, max wait 120 s")]
+                     *       n12("User<br>Ben Weber")
+                     *       n1 --> n2
+                     *       n2 -->|"open"| n3
+                     *       n2 -->|"closed or holiday"| n4
+                     *       n3 --> n5
+                     *       n4 --> n6
+                     *       n5 -->|"1 Sales"| n7
+                     *       n5 -->|"no key: default step Support"| n8
+                     *       n7 -->|"rings"| n9
+                     *       n7 -->|"no answer"| n10
+                     *       n8 --> n11
+                     *       n11 -->|"member, penalty 0"| n12
+                     *       n11 -->|"overflow"| n6
+                     *       classDef number fill:#dbeafe,stroke:#1d4ed8,color:#111827
+                     *       class n1 number
+                     *       classDef time_condition fill:#fef3c7,stroke:#b45309,color:#111827
+                     *       class n2 time_condition
+                     *       classDef ring fill:#dcfce7,stroke:#15803d,color:#111827
+                     *       class n7 ring
+                     *       classDef step fill:#f1f5f9,stroke:#475569,color:#111827
+                     *       class n3,n4,n8 step
+                     *       classDef ivr fill:#e0e7ff,stroke:#4338ca,color:#111827
+                     *       class n5 ivr
+                     *       classDef queue fill:#cffafe,stroke:#0e7490,color:#111827
+                     *       class n11 queue
+                     *       classDef user fill:#ecfccb,stroke:#4d7c0f,color:#111827
+                     *       class n9,n12 user
+                     *       classDef voicemail fill:#fce7f3,stroke:#be185d,color:#111827
+                     *       class n6 voicemail
+                     *       classDef hangup fill:#e5e7eb,stroke:#374151,color:#111827
+                     *       class n10 hangup
+                     */
+                    "text/vnd.mermaid": string;
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The Accept header rules out the format asked for, or both formats (`{message}`). */
+            406: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getCallFlowDiagram: {
+        parameters: {
+            query?: {
+                /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
+                format?: "mermaid" | "svg";
+            };
+            header?: never;
+            path: {
+                callFlow: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    /**
+                     * @example flowchart TD
+                     *       subgraph c1["Call flow: Main number"]
+                     *         n2{{"Time condition: hours<br>open Mon–Fri 08:00–18:00<br>holidays: the PBX's"}}
+                     *         n3["Menu: menu"]
+                     *         n4["Voicemail: mailbox"]
+                     *       end
+                     *       subgraph c2["Call flow: Sales"]
+                     *         n7["Ring: ring<br>20 s"]
+                     *       end
+                     *       subgraph c3["Call flow: Support"]
+                     *         n8["Queue: queue"]
+                     *       end
+                     *       n1(["Phone number<br>+35227123400<br>Main line"])
+                     *       n5[["IVR menu<br>Main menu<br>waits 6 s for a key"]]
+                     *       n6>"Voicemail<br>Anna Schmit"]
+                     *       n9("User<br>Anna Schmit")
+                     *       n10(("Hang up"))
+                     *       n11[("Queue<br>Support<br>ringall, max wait 120 s")]
+                     *       n12("User<br>Ben Weber")
+                     *       n1 --> n2
+                     *       n2 -->|"open"| n3
+                     *       n2 -->|"closed or holiday"| n4
+                     *       n3 --> n5
+                     *       n4 --> n6
+                     *       n5 -->|"1 Sales"| n7
+                     *       n5 -->|"no key: default step Support"| n8
+                     *       n7 -->|"rings"| n9
+                     *       n7 -->|"no answer"| n10
+                     *       n8 --> n11
+                     *       n11 -->|"member, penalty 0"| n12
+                     *       n11 -->|"overflow"| n6
+                     *       classDef number fill:#dbeafe,stroke:#1d4ed8,color:#111827
+                     *       class n1 number
+                     *       classDef time_condition fill:#fef3c7,stroke:#b45309,color:#111827
+                     *       class n2 time_condition
+                     *       classDef ring fill:#dcfce7,stroke:#15803d,color:#111827
+                     *       class n7 ring
+                     *       classDef step fill:#f1f5f9,stroke:#475569,color:#111827
+                     *       class n3,n4,n8 step
+                     *       classDef ivr fill:#e0e7ff,stroke:#4338ca,color:#111827
+                     *       class n5 ivr
+                     *       classDef queue fill:#cffafe,stroke:#0e7490,color:#111827
+                     *       class n11 queue
+                     *       classDef user fill:#ecfccb,stroke:#4d7c0f,color:#111827
+                     *       class n9,n12 user
+                     *       classDef voicemail fill:#fce7f3,stroke:#be185d,color:#111827
+                     *       class n6 voicemail
+                     *       classDef hangup fill:#e5e7eb,stroke:#374151,color:#111827
+                     *       class n10 hangup
+                     */
+                    "text/vnd.mermaid": string;
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The Accept header rules out the format asked for, or both formats (`{message}`). */
+            406: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getIvrDiagram: {
+        parameters: {
+            query?: {
+                /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
+                format?: "mermaid" | "svg";
+            };
+            header?: never;
+            path: {
+                ivr: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                    /**
+                     * @example flowchart TD
+                     *       subgraph c1["Call flow: Main number"]
+                     *         n2{{"Time condition: hours<br>open Mon–Fri 08:00–18:00<br>holidays: the PBX's"}}
+                     *         n3["Menu: menu"]
+                     *         n4["Voicemail: mailbox"]
+                     *       end
+                     *       subgraph c2["Call flow: Sales"]
+                     *         n7["Ring: ring<br>20 s"]
+                     *       end
+                     *       subgraph c3["Call flow: Support"]
+                     *         n8["Queue: queue"]
+                     *       end
+                     *       n1(["Phone number<br>+35227123400<br>Main line"])
+                     *       n5[["IVR menu<br>Main menu<br>waits 6 s for a key"]]
+                     *       n6>"Voicemail<br>Anna Schmit"]
+                     *       n9("User<br>Anna Schmit")
+                     *       n10(("Hang up"))
+                     *       n11[("Queue<br>Support<br>ringall, max wait 120 s")]
+                     *       n12("User<br>Ben Weber")
+                     *       n1 --> n2
+                     *       n2 -->|"open"| n3
+                     *       n2 -->|"closed or holiday"| n4
+                     *       n3 --> n5
+                     *       n4 --> n6
+                     *       n5 -->|"1 Sales"| n7
+                     *       n5 -->|"no key: default step Support"| n8
+                     *       n7 -->|"rings"| n9
+                     *       n7 -->|"no answer"| n10
+                     *       n8 --> n11
+                     *       n11 -->|"member, penalty 0"| n12
+                     *       n11 -->|"overflow"| n6
+                     *       classDef number fill:#dbeafe,stroke:#1d4ed8,color:#111827
+                     *       class n1 number
+                     *       classDef time_condition fill:#fef3c7,stroke:#b45309,color:#111827
+                     *       class n2 time_condition
+                     *       classDef ring fill:#dcfce7,stroke:#15803d,color:#111827
+                     *       class n7 ring
+                     *       classDef step fill:#f1f5f9,stroke:#475569,color:#111827
+                     *       class n3,n4,n8 step
+                     *       classDef ivr fill:#e0e7ff,stroke:#4338ca,color:#111827
+                     *       class n5 ivr
+                     *       classDef queue fill:#cffafe,stroke:#0e7490,color:#111827
+                     *       class n11 queue
+                     *       classDef user fill:#ecfccb,stroke:#4d7c0f,color:#111827
+                     *       class n9,n12 user
+                     *       classDef voicemail fill:#fce7f3,stroke:#be185d,color:#111827
+                     *       class n6 voicemail
+                     *       classDef hangup fill:#e5e7eb,stroke:#374151,color:#111827
+                     *       class n10 hangup
+                     */
+                    "text/vnd.mermaid": string;
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description The Accept header rules out the format asked for, or both formats (`{message}`). */
+            406: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -35607,7 +36827,13 @@ export interface operations {
     createCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -35669,6 +36895,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35737,6 +36964,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -36521,7 +37761,13 @@ export interface operations {
     createDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -36559,6 +37805,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -36619,6 +37866,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -37361,7 +38621,13 @@ export interface operations {
     createEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -37399,6 +38665,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -37459,6 +38726,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -38480,7 +39760,13 @@ export interface operations {
     createUserCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -38551,6 +39837,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -38629,6 +39916,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -39450,7 +40750,13 @@ export interface operations {
     createWorkShift: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39499,6 +40805,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -39563,6 +40870,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -40325,7 +41645,13 @@ export interface operations {
     createWorkShiftAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -40372,6 +41698,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -40431,6 +41758,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -41173,7 +42513,13 @@ export interface operations {
     createHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -41219,6 +42565,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -41279,6 +42626,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -42338,7 +43698,13 @@ export interface operations {
     createAbsenceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -42403,6 +43769,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -42509,6 +43876,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -43490,7 +44870,13 @@ export interface operations {
     requestAbsenceRemoval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43508,6 +44894,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -43614,6 +45001,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -44055,7 +45455,13 @@ export interface operations {
     requestHomeOffice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44091,6 +45497,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44199,6 +45606,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid; `invalid_dates` is present when dates are refused (other 422s have only message and errors). */
@@ -44612,7 +46032,13 @@ export interface operations {
     createAbsenceType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44649,6 +46075,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44707,6 +46134,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -45431,7 +46871,13 @@ export interface operations {
     createRecurringTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -45501,6 +46947,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -45554,6 +47001,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -46373,7 +47833,13 @@ export interface operations {
     createPlanningStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -46410,6 +47876,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -46467,6 +47934,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -47123,7 +48603,13 @@ export interface operations {
     createSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -47208,6 +48694,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -47324,6 +48811,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -48292,7 +49792,13 @@ export interface operations {
     createPlanningEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -48347,6 +49853,154 @@ export interface operations {
         responses: {
             /** @description Created: book an employee into slots of a day (administrators, PBX API key). */
             201: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "eb4b67d5-4863-4abc-917d-eeb4255cd89d",
+                     *         "scheduleId": "2fd236a1-af3e-4c67-be44-ff615f3dd18a",
+                     *         "employeeId": "35e7ffb7-97c6-4d7f-9c36-cd9b580f4f0f",
+                     *         "employeeName": "Anna Schmit",
+                     *         "date": "2026-11-23",
+                     *         "startTime": "08:00",
+                     *         "endTime": "12:00",
+                     *         "status": {
+                     *           "id": "c0186f6d-8673-4879-871c-4568a27c647f",
+                     *           "name": "On duty"
+                     *         },
+                     *         "subStatus": {
+                     *           "id": "634d48e6-989b-4841-9bdd-1dd38e1ba79f",
+                     *           "name": "Phone"
+                     *         },
+                     *         "note": null,
+                     *         "createdAt": "2026-11-02T08:30:00.000Z",
+                     *         "updatedAt": "2026-11-02T08:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["PlanningEntry"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getPlanningEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                schedule: string;
+                entry: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One planning entry of a schedule. */
+            200: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -48725,7 +50379,13 @@ export interface operations {
     createEventTicket: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -48738,6 +50398,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -48778,6 +50439,32 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid (`{message, errors}`, errors by field). */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
                 };
             };
             /** @description Too many requests: wait `Retry-After` seconds. */

@@ -2,7 +2,7 @@
  * The pbx-api OpenAPI document as TypeScript types (openapi-typescript). Generated: do not edit;
  * run `npm run sdk:generate` after changing the API.
  */
-/** POST paths that create (a 201 answer, or a replayable one): the client sends them an Idempotency-Key. */
+/** POST paths that take an Idempotency-Key (the creates, and POST /calls/new): the client sends them one. */
 export const CREATING_POSTS: ReadonlySet<string> = new Set([
   "/call-flows",
   "/caller-identities",
