@@ -31,6 +31,8 @@ function oneLine(text: string): string {
 
 function squeeze(text: string, max: number): string {
   const squeezed = text.replace(/\s+/g, ' ').trim();
+  // No longer than `max` code units is no longer than `max` code points: nothing to cut.
+  if (squeezed.length <= max) return squeezed;
   return [...squeezed].slice(0, max).join('').trim();
 }
 

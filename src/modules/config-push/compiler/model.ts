@@ -13,14 +13,13 @@ import { secretToken, type SealedSecret } from './render.js';
 /** Sorts by a text key, then by id: the output never depends on the order rows were read in. */
 export function sortBy<T extends object>(items: readonly T[], key: (item: T) => string): T[] {
   const idOf = (item: T) => ('id' in item && typeof item.id === 'string' ? item.id : '');
-  return [...items].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    if (ka !== kb) return ka < kb ? -1 : 1;
-    const ia = idOf(a);
-    const ib = idOf(b);
-    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  // Each item's key and id computed once, not at every comparison.
+  const keyed = items.map((item) => ({ item, key: key(item), id: idOf(item) }));
+  keyed.sort((a, b) => {
+    if (a.key !== b.key) return a.key < b.key ? -1 : 1;
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   });
+  return keyed.map((entry) => entry.item);
 }
 
 /** The items under each key, each list in the items' order (what `filter` on that key returns). */
