@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers.js';
+import { openTestDatabase } from '../database.js';
+import type { Database } from '../../src/db/database.js';
 import { seedDemo, type DemoTenant } from '../../src/demo-seed.js';
 import { sampleOf, tenantAFixture, type Document, type Operation, type Schema, type TenantAFixture } from '../operation-fixtures.js';
 import { issueUserToken } from '../../src/platform/auth/tokens.js';
@@ -226,5 +228,43 @@ describe('conditional requests over the whole document', () => {
     expect(before - after).toBe(2);
     const posing = await t.app.inject({ method: 'GET', url, headers: { ...headers, 'x-pbx-api-precondition-read': 'guess' } });
     expect(Number(posing.headers['x-ratelimit-remaining'])).toBe(after - 1);
+  });
+});
+
+/** Instances sharing one database agree: the lease is in the database, not in a process. */
+describe('conditional writes through two instances of one database', () => {
+  let database: Database;
+  let first: TestApp;
+  let second: TestApp;
+
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    first = await buildTestApp({ database, env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+    second = await buildTestApp({ database, clock: first.clock, env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
+  });
+  afterAll(async () => {
+    await first?.close();
+    await second?.close();
+    await database?.close();
+  });
+
+  it('lets exactly one of several writers holding the same ETag change the resource, whichever instance each reaches', async () => {
+    const { seed } = await seedDemo(first.ctx);
+    const tenant = seed.tenants[0];
+    const token = await issueUserToken(first.ctx.db, first.clock, { id: tenant.admin.id, pbx_id: tenant.pbx_id }, { name: 'test', ttlSeconds: 3600 });
+    const headers = { authorization: `Bearer ${token}` };
+    const url = `/api/v1/extensions/${String(tenant.samples.extension)}`;
+    const etag = (await first.app.inject({ method: 'GET', url, headers })).headers.etag as string;
+    expect((await second.app.inject({ method: 'GET', url, headers })).headers.etag).toBe(etag);
+    const answers = await Promise.all(
+      ['Front desk', 'Back office', 'Warehouse', 'Workshop', 'Lab', 'Garage'].map((name, i) =>
+        (i % 2 ? second : first).app.inject({ method: 'PATCH', url, headers: { ...headers, 'if-match': etag }, payload: { name } }),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 412, 412, 412, 412, 412]);
+    const now = await second.app.inject({ method: 'GET', url, headers });
+    expect(now.json<{ data: { name: string } }>().data.name).toBe(
+      answers.find((answer) => answer.statusCode === 200)!.json<{ data: { name: string } }>().data.name,
+    );
   });
 });
