@@ -1,10 +1,10 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
-/** What the API's own web pages may send: their token, JSON, a request id, an idempotency key, a byte range of a recording. */
-export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key', 'Range'];
+/** What the API's own web pages may send: their token, JSON, a request id, an idempotency key, a byte range of a recording, preconditions. */
+export const CORS_REQUEST_HEADERS = ['Authorization', 'Content-Type', 'Accept', 'X-Request-Id', 'Idempotency-Key', 'Range', 'If-Match', 'If-None-Match'];
 
-/** What their scripts may read beyond the CORS-safelisted headers: rate limits, request ids, and what downloads and replays say. */
+/** What their scripts may read beyond the CORS-safelisted headers: rate limits, request ids, ETags, and what downloads and replays say. */
 export const CORS_EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
@@ -14,6 +14,7 @@ export const CORS_EXPOSED_HEADERS = [
   'Retry-After',
   'X-Request-Id',
   'Idempotent-Replayed',
+  'ETag',
   'Location',
   'Link',
   'Content-Disposition',

@@ -105,6 +105,7 @@ describe('CORS for the configured origins', () => {
           'ratelimit-policy',
           'retry-after',
           'x-request-id',
+          'etag',
           'location',
           'link',
         ]),
