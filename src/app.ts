@@ -35,6 +35,7 @@ import { registerModules } from './modules/index.js';
 import { JobWorker } from './platform/jobs/jobs.js';
 import { eventBusFor } from './platform/events/event-bus.js';
 import { WebhookDispatcher } from './platform/webhooks/subscription-dispatch.js';
+import { purgeExpiredKeys } from './platform/idempotency/idempotency.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -120,8 +121,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const jobs = new JobWorker(ctx, { pollIntervalMs: config.jobPollIntervalMs, leaseSeconds: config.jobLeaseSeconds, log: app.log });
   app.decorate('jobs', jobs);
   if (config.jobWorkerEnabled) app.addHook('onReady', async () => jobs.start());
-  // Pruning is background work too: done by the instances that run it.
-  if (config.jobWorkerEnabled) app.addHook('onReady', async () => ctx.events.startPruning());
+  // Pruning is background work too: done by the instances that run it (live events past their
+  // retention, and on the same timer the Idempotency-Keys past their 24 hours).
+  if (config.jobWorkerEnabled) app.addHook('onReady', async () => ctx.events.startPruning([() => purgeExpiredKeys(ctx.db, clock)]));
   // So is turning committed events into webhook subscriptions' deliveries.
   const webhookDispatcher = new WebhookDispatcher(ctx, { log: app.log });
   app.decorate('webhookDispatcher', webhookDispatcher);

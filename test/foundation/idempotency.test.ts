@@ -6,6 +6,8 @@ import { multipart } from '../imports.js';
 import { openSharedEmptyDatabase } from '../database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { toneWav } from '../../src/modules/routing/sound-files/wav.js';
+import { EventBus } from '../../src/platform/events/event-bus.js';
+import { claimKey, purgeExpiredKeys } from '../../src/platform/idempotency/idempotency.js';
 
 interface Operation {
   operationId?: string;
@@ -121,6 +123,32 @@ describe('Safe retries across the API', () => {
     expect((await upload(wav, 'Other name')).statusCode).toBe(422);
     const rows = await t.ctx.db.selectFrom('sound_files').select('id').where('pbx_id', '=', admin.pbxId).execute();
     expect(rows).toEqual([{ id: first.json().data.id }]);
+  });
+});
+
+describe('Safe retries: keys are purged after 24 hours by the background pruning', () => {
+  const t = useTestApp({ env: { JOB_WORKER: 'false' } });
+
+  it('the pruning timer (the live events’ own, as app.ts starts it) deletes the expired keys and keeps the others', async () => {
+    const user = await contactsManager(t.ctx);
+    const create = (key: string) =>
+      t.app.inject({ method: 'POST', url: '/api/v1/contacts', headers: { ...bearer(user.token), 'idempotency-key': key }, payload: { name1: key } });
+    const old = randomUUID();
+    expect((await create(old)).statusCode).toBe(201);
+    t.clock.advance(12 * 3600);
+    // Twelve hours later (the test token has expired: the store itself takes this one).
+    const recent = randomUUID();
+    const claim = { pbxId: user.pbxId, principal: `user:${user.id}`, key: recent, fingerprint: 'f'.repeat(64) };
+    expect(await claimKey(t.ctx.db, t.clock, claim)).toEqual({ kind: 'new' });
+    t.clock.advance(12 * 3600);
+    const bus = new EventBus({ db: t.ctx.db, dialect: t.ctx.dialect, clock: t.clock, retentionHours: 24, pruneDelayMs: 1 });
+    try {
+      bus.startPruning([() => purgeExpiredKeys(t.ctx.db, t.clock)]);
+      const keys = () => t.ctx.db.selectFrom('idempotency_records').select('key').where('key', 'in', [old, recent]).execute();
+      await expect.poll(keys).toEqual([{ key: recent }]);
+    } finally {
+      await bus.close();
+    }
   });
 });
 

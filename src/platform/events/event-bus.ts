@@ -145,15 +145,19 @@ export class EventBus {
     if (feed && !(seq !== undefined && seq <= position(feed))) this.read(feed);
   }
 
-  /** Prunes every RETENTION period from now on (the instances that run background work call it); stopped by `close`. */
-  startPruning(): void {
+  /**
+   * Prunes every RETENTION period from now on (the instances that run background work call it),
+   * and runs `others` on the same timer (the Idempotency-Keys past their 24 hours); stopped by `close`.
+   */
+  startPruning(others: ReadonlyArray<() => Promise<unknown>> = []): void {
     if (this.prune || this.closed) return;
     const run = () => {
       const prune = this.prune;
       if (!prune || prune.running) return;
-      prune.running = this.pruneNow()
-        .catch((error: unknown) => this.options.log?.warn({ err: error }, 'live events not pruned'))
-        .finally(() => (prune.running = null));
+      prune.running = Promise.all([
+        this.pruneNow().catch((error: unknown) => this.options.log?.warn({ err: error }, 'live events not pruned')),
+        ...others.map((other) => other().catch((error: unknown) => this.options.log?.warn({ err: error }, 'expired rows not pruned'))),
+      ]).finally(() => (prune.running = null));
     };
     const timer = setTimeout(() => {
       run();
