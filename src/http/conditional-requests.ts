@@ -55,9 +55,18 @@ const NOT_COPIED = new Set([
 
 const WRITES = new Set(['PATCH', 'PUT', 'DELETE']);
 
-/** A strong entity tag of a representation: the digest of its bytes. */
+/** The tags of bodies sent again as they are (a cached `/me` is one Buffer, sent to every request of its user). */
+const tagsOfBuffers = new WeakMap<Buffer, string>();
+
+/** A strong entity tag of a representation: the digest of its bytes, worked out once per cached body. */
 export function entityTagOf(payload: string | Buffer): string {
-  return `"${hash('sha1', payload, 'base64url')}"`;
+  if (typeof payload === 'string') return `"${hash('sha1', payload, 'base64url')}"`;
+  let etag = tagsOfBuffers.get(payload);
+  if (etag === undefined) {
+    etag = `"${hash('sha1', payload, 'base64url')}"`;
+    tagsOfBuffers.set(payload, etag);
+  }
+  return etag;
 }
 
 /** The entity tags of an `If-Match` / `If-None-Match` value (`*` alone stands for any). */
