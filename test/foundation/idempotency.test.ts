@@ -124,6 +124,30 @@ describe('Safe retries across the API', () => {
     const rows = await t.ctx.db.selectFrom('sound_files').select('id').where('pbx_id', '=', admin.pbxId).execute();
     expect(rows).toEqual([{ id: first.json().data.id }]);
   });
+
+  it('replays a contact import whose file (read in many chunks) matches, and refuses another file', async () => {
+    const user = await createUser(t.ctx);
+    const key = randomUUID();
+    const csv = `Name,E-mail,Phone\n${'Cleo Martin,cleo@example.test,621 100 003\n'.repeat(5000)}`;
+    const upload = (content: string) => {
+      const body = multipart({ name: 'contacts.csv', content });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/v1/contacts/imports',
+        headers: { ...bearer(user.token), ...body.headers, 'idempotency-key': key },
+        payload: body.payload,
+      });
+    };
+    const first = await upload(csv);
+    expect(first.statusCode).toBe(201);
+    const again = await upload(csv);
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    expect((await upload(`${csv}Dan Roth,dan@example.test,621 100 004\n`)).statusCode).toBe(422);
+    const rows = await t.ctx.db.selectFrom('contact_imports').select('id').where('user_id', '=', user.id).execute();
+    expect(rows).toEqual([{ id: first.json().data.id }]);
+  });
 });
 
 describe('Safe retries: keys are purged after 24 hours by the background pruning', () => {
