@@ -19,7 +19,7 @@ export async function diagramRoutes(app: FastifyInstance, { ctx }: { ctx: AppCon
   const send = async (call: ResourceCall<unknown, { format?: DiagramFormat }>, draw: () => Promise<Diagram>) => {
     // The format is settled before the routing is read, so a refused Accept costs no query.
     const format = diagramFormat(call.query.format, call.request.headers.accept);
-    const picture = await service.render(await draw(), format);
+    const picture = await service.render(await draw(), format, 'format');
     return call.reply.header('content-type', contentTypeOf(format)).send(Buffer.from(picture, 'utf8'));
   };
   const numbers = operationRoutes(app, { tags: ['Phone numbers'], docs: DIAGRAM_DOCS });

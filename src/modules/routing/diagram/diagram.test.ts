@@ -37,7 +37,7 @@ function elementNames(svg: string): Set<string> {
 }
 
 /** Mermaid's labels by node id, entity codes decoded, and the ids drawn as the path. */
-function mermaidNodes(text: string): { labels: Map<string, string>; path: string[] } {
+function mermaidNodes(text: string): { labels: Map<string, string>; path: string[]; pathEdges: string[] } {
   const labels = new Map<string, string>();
   for (const match of text.matchAll(/^\s+(n\d+)[([{>/\\]+"(.*)"[)\]}/\\]+$/gm)) {
     labels.set(

@@ -73,7 +73,11 @@ function stopsOf(steps: PathStep[], answeredBy: { type: string; id: string } | n
 export function highlightPath(diagram: Diagram, steps: PathStep[], answeredBy: { type: string; id: string } | null): void {
   const nodes = new Map(diagram.nodes.map((node) => [node.key, node]));
   const out = new Map<string, DiagramEdge[]>();
-  for (const edge of diagram.edges) out.set(edge.from, [...(out.get(edge.from) ?? []), edge]);
+  for (const edge of diagram.edges) {
+    const from = out.get(edge.from);
+    if (from) from.push(edge);
+    else out.set(edge.from, [edge]);
+  }
   const passThrough = (key: string) => nodes.get(key)?.kind === 'step';
 
   const way = (from: Stop, to: string): DiagramEdge[] | null => {

@@ -57,11 +57,18 @@ export function dotText(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 }
 
-/** Short ids for the picture, in the order the boxes were met (no database id is printed). */
-function idsOf(diagram: Diagram): { node: Map<string, string>; cluster: Map<string, string> } {
+/** Short ids for the picture, in the order the boxes were met (no database id is printed), and each frame's boxes. */
+function idsOf(diagram: Diagram): { node: Map<string, string>; cluster: Map<string, string>; inCluster: Map<string | null, DiagramNode[]> } {
+  const inCluster = new Map<string | null, DiagramNode[]>();
+  for (const node of diagram.nodes) {
+    const frame = inCluster.get(node.cluster);
+    if (frame) frame.push(node);
+    else inCluster.set(node.cluster, [node]);
+  }
   return {
     node: new Map(diagram.nodes.map((node, index) => [node.key, `n${index + 1}`])),
     cluster: new Map([...diagram.clusters.keys()].map((key, index) => [key, `c${index + 1}`])),
+    inCluster,
   };
 }
 
@@ -75,10 +82,10 @@ export function toMermaid(diagram: Diagram): string {
   };
   for (const [cluster, label] of diagram.clusters) {
     lines.push(`  subgraph ${ids.cluster.get(cluster)}["${mermaidText(label)}"]`);
-    for (const node of diagram.nodes) if (node.cluster === cluster) declare(node, '    ');
+    for (const node of ids.inCluster.get(cluster) ?? []) declare(node, '    ');
     lines.push('  end');
   }
-  for (const node of diagram.nodes) if (!node.cluster) declare(node, '  ');
+  for (const node of ids.inCluster.get(null) ?? []) declare(node, '  ');
   for (const edge of diagram.edges) {
     const arrow = edge.label === null ? '-->' : `-->|"${mermaidText(edge.label)}"|`;
     lines.push(`  ${ids.node.get(edge.from)} ${arrow} ${ids.node.get(edge.to)}`);
@@ -137,10 +144,10 @@ export function toDot(diagram: Diagram): string {
   for (const [cluster, label] of diagram.clusters) {
     lines.push(`  subgraph cluster_${ids.cluster.get(cluster)} {`);
     lines.push(`    label="${dotText(label)}"; fontsize=12; style="rounded,dashed"; color="#94a3b8";`);
-    for (const node of diagram.nodes) if (node.cluster === cluster) declare(node, '    ');
+    for (const node of ids.inCluster.get(cluster) ?? []) declare(node, '    ');
     lines.push('  }');
   }
-  for (const node of diagram.nodes) if (!node.cluster) declare(node, '  ');
+  for (const node of ids.inCluster.get(null) ?? []) declare(node, '  ');
   for (const edge of diagram.edges) {
     const attributes = [
       ...(edge.label === null ? [] : [`label="${dotText(edge.label)}"`]),

@@ -98,7 +98,7 @@ export class CallRoutingService {
       answeredBy: simulation.answeredBy,
       title: `Call to ${number.number} on ${local.label}`,
     });
-    const content = await diagrams.render(picture, body.diagram);
+    const content = await diagrams.render(picture, body.diagram, 'diagram');
     return { ...answer, diagram: { format: body.diagram, media_type: DIAGRAM_MEDIA_TYPES[body.diagram], content } };
   }
 }
