@@ -25,6 +25,7 @@ import * as webhookSubscriptions from './0023_webhook_subscriptions.js';
 import * as eventTickets from './0024_event_tickets.js';
 import * as internalWebhookSubscriptions from './0025_internal_webhook_subscriptions.js';
 import * as idempotency from './0026_idempotency.js';
+import * as routingVersions from './0027_routing_versions.js';
 
 /** Every migration in order; the name is the version recorded in the database. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '0024_event_tickets': eventTickets,
   '0025_internal_webhook_subscriptions': internalWebhookSubscriptions,
   '0026_idempotency': idempotency,
+  '0027_routing_versions': routingVersions,
 };

@@ -4,7 +4,7 @@
  * and queues with their members. Targets between resources are polymorphic (type + id), so the
  * services, not foreign keys, keep them alive: a used resource cannot be deleted for good.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { Timestamp } from '../../db/columns.js';
 
 export type SoundFileType = 'announcement' | 'music';
@@ -134,7 +134,17 @@ export interface QueueMemberTable {
   position: number;
 }
 
+/**
+ * The tenant's routing version: moved by triggers (migration 0027) in the transaction of every
+ * change of what the routing graph reads, so a graph cached under it is the tenant's while it stays.
+ */
+export interface RoutingVersionTable {
+  pbx_id: string;
+  version: ColumnType<number | string, never, number | string>;
+}
+
 export interface RoutingTables {
+  routing_versions: RoutingVersionTable;
   sound_files: SoundFileTable;
   sound_file_contents: SoundFileContentTable;
   ivrs: IvrTable;

@@ -3,7 +3,7 @@ import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { extensionsOfPbx, usersRefusingRoutedCalls } from '../../directory/index.js';
 import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
-import type { IvrDefaultAction, IvrStepTable, QueueMemberTable, QueueStrategy, QueueTable, SoundFileType } from '../routing.tables.js';
+import type { CallFlowTable, IvrDefaultAction, IvrStepTable, IvrTable, QueueMemberTable, QueueStrategy, QueueTable, SoundFileType } from '../routing.tables.js';
 import { STEP_TARGET_TYPES } from '../usages.js';
 
 export interface FlowModel {
@@ -99,6 +99,45 @@ export function addQueueMembers(queues: Map<string, QueueModel>, members: Array<
   for (const member of ordered) queues.get(member.queue_id)?.members.push({ type: member.member_type, id: member.member_id, penalty: member.penalty });
 }
 
+/** The graph's columns of a call flow, an IVR and a step (graph/patch.ts reloads one of them). */
+export const FLOW_COLUMNS = ['id', 'name', 'entry', 'nodes', 'deleted_at'] as const;
+export const IVR_COLUMNS = [
+  'id',
+  'name',
+  'default_action',
+  'timeout_seconds',
+  'max_repeats',
+  'announcement_id',
+  'music_on_hold_id',
+  'announcement_language',
+  'deleted_at',
+] as const;
+export const STEP_COLUMNS = ['id', 'ivr_id', 'option', 'name', 'target_type', 'target_id', 'language'] as const;
+
+export function flowModel(flow: Pick<Selectable<CallFlowTable>, 'id' | 'name' | 'entry' | 'nodes'>): FlowModel {
+  const nodes = JSON.parse(flow.nodes) as CallFlowNode[];
+  return { id: flow.id, name: flow.name, entry: flow.entry, nodes, byKey: new Map(nodes.map((n) => [n.key, n])) };
+}
+
+/** A live IVR as the graph holds it, its steps not yet added. */
+export function ivrModel(ivr: Pick<Selectable<IvrTable>, (typeof IVR_COLUMNS)[number]>): IvrModel {
+  return {
+    id: ivr.id,
+    name: ivr.name,
+    defaultAction: ivr.default_action,
+    timeoutSeconds: ivr.timeout_seconds,
+    maxRepeats: ivr.max_repeats,
+    announcementId: ivr.announcement_id,
+    musicOnHoldId: ivr.music_on_hold_id,
+    language: ivr.announcement_language,
+    steps: new Map(),
+  };
+}
+
+export function stepModel(step: Pick<Selectable<IvrStepTable>, (typeof STEP_COLUMNS)[number]>): StepModel {
+  return { id: step.id, option: step.option, name: step.name, target: stepTarget(step), language: step.language };
+}
+
 const known = (rows: Array<{ id: string; name: string; deleted_at: string | null }>) =>
   new Map(rows.map((row) => [row.id, { name: row.name, deleted: row.deleted_at !== null }]));
 
@@ -106,18 +145,9 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
   const pbx = tenant.pbxId;
   const [pbxRow, flows, ivrs, steps, queues, members, sounds, users, extensions, dndUsers] = await Promise.all([
     db.selectFrom('pbxes').select(['country_code', 'timezone', 'half_day_split']).where('id', '=', pbx).executeTakeFirstOrThrow(),
-    db.selectFrom('call_flows').select(['id', 'name', 'entry', 'nodes', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
-    db
-      .selectFrom('ivrs')
-      .select(['id', 'name', 'default_action', 'timeout_seconds', 'max_repeats', 'announcement_id', 'music_on_hold_id', 'announcement_language', 'deleted_at'])
-      .where('pbx_id', '=', pbx)
-      .execute(),
-    db
-      .selectFrom('ivr_steps')
-      .select(['id', 'ivr_id', 'option', 'name', 'target_type', 'target_id', 'language'])
-      .where('pbx_id', '=', pbx)
-      .where('deleted_at', 'is', null)
-      .execute(),
+    db.selectFrom('call_flows').select(FLOW_COLUMNS).where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('ivrs').select(IVR_COLUMNS).where('pbx_id', '=', pbx).execute(),
+    db.selectFrom('ivr_steps').select(STEP_COLUMNS).where('pbx_id', '=', pbx).where('deleted_at', 'is', null).execute(),
     db.selectFrom('queues').selectAll().where('pbx_id', '=', pbx).execute(),
     db.selectFrom('queue_members').selectAll().where('pbx_id', '=', pbx).execute(),
     db.selectFrom('sound_files').select(['id', 'name', 'type', 'deleted_at']).where('pbx_id', '=', pbx).execute(),
@@ -148,30 +178,9 @@ export async function loadRoutingGraph(db: Kysely<DB>, tenant: Tenant): Promise<
     timezone: pbxRow.timezone,
     halfDaySplit: pbxRow.half_day_split,
   };
-  for (const flow of flows) {
-    if (flow.deleted_at) continue;
-    const nodes = JSON.parse(flow.nodes) as CallFlowNode[];
-    graph.flows.set(flow.id, { id: flow.id, name: flow.name, entry: flow.entry, nodes, byKey: new Map(nodes.map((n) => [n.key, n])) });
-  }
-  for (const ivr of ivrs) {
-    if (ivr.deleted_at) continue;
-    graph.ivrs.set(ivr.id, {
-      id: ivr.id,
-      name: ivr.name,
-      defaultAction: ivr.default_action,
-      timeoutSeconds: ivr.timeout_seconds,
-      maxRepeats: ivr.max_repeats,
-      announcementId: ivr.announcement_id,
-      musicOnHoldId: ivr.music_on_hold_id,
-      language: ivr.announcement_language,
-      steps: new Map(),
-    });
-  }
-  for (const step of steps) {
-    graph.ivrs
-      .get(step.ivr_id)
-      ?.steps.set(step.option, { id: step.id, option: step.option, name: step.name, target: stepTarget(step), language: step.language });
-  }
+  for (const flow of flows) if (!flow.deleted_at) graph.flows.set(flow.id, flowModel(flow));
+  for (const ivr of ivrs) if (!ivr.deleted_at) graph.ivrs.set(ivr.id, ivrModel(ivr));
+  for (const step of steps) graph.ivrs.get(step.ivr_id)?.steps.set(step.option, stepModel(step));
   for (const queue of queues) if (!queue.deleted_at) graph.queues.set(queue.id, queueModel(queue));
   addQueueMembers(graph.queues, members);
   return graph;

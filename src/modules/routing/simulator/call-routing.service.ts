@@ -4,8 +4,7 @@ import { NotFound } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { numberDestination, toE164 } from '../../directory/index.js';
 import { callerRoute } from '../../address-book/index.js';
-import { loadRoutingGraph } from '../graph/model.js';
-import { routingProblems } from '../graph/validate.js';
+import { routingCache } from '../graph/cache.js';
 import { RouteSimulation } from './simulate.js';
 import type { Simulation, SimulateBody } from './simulator.schemas.js';
 import { localInstant } from './time-condition.js';
@@ -16,12 +15,12 @@ export class CallRoutingService {
   constructor(private readonly ctx: AppContext) {}
 
   async validate(tenant: Tenant) {
-    const problems = await routingProblems(this.ctx.db, tenant);
+    const problems = await routingCache(this.ctx.db).problems(this.ctx.db, tenant);
     return { valid: problems.every((problem) => problem.severity !== 'error'), problems };
   }
 
   async simulate(tenant: Tenant, body: Static<typeof SimulateBody>): Promise<Static<typeof Simulation>> {
-    const graph = await loadRoutingGraph(this.ctx.db, tenant);
+    const { graph } = await routingCache(this.ctx.db).current(this.ctx.db, tenant);
     const dialled = toE164(body.number, graph.country);
     const number = dialled ? await numberDestination(this.ctx.db, tenant, dialled) : undefined;
     if (!number) throw new NotFound('Phone number not found.');
