@@ -14,7 +14,7 @@ export const organisationRoutes: RoutePlugin[] = [companyRoutes, departmentRoute
 export { demoOrganisationOf, seedOrganisation } from './organisation.seed.js';
 
 // What the other workforce sub-domains use.
-export { companiesByIds, findCompany, type CompanyRow } from './companies/companies.queries.js';
+export { companiesByIds, companyLocations, findCompany, type CompanyRow } from './companies/companies.queries.js';
 export { ContractCompanySchema } from './companies/companies.schemas.js';
 export { presentContractCompany } from './companies/companies.presenter.js';
 export { departmentValidatorIds, departmentsByIds, findDepartment } from './departments/departments.queries.js';

@@ -42,6 +42,15 @@ export function findCompany(db: Executor, tenant: Tenant, id: string, trashed: T
 }
 
 /** Companies of the tenant by id, trashed ones included (a department or contract may still name one); nulls are skipped. */
+/**
+ * Where the tenant's companies are (deleted ones included, as `companiesByIds` finds them), as a
+ * query another workforce sub-domain joins (aliased) in its own statement: the work calendar reads
+ * each contract's company beside it.
+ */
+export function companyLocations(db: Executor, tenant: Tenant) {
+  return db.selectFrom('companies').select(['companies.id', 'companies.country_cc', 'companies.region']).where('companies.pbx_id', '=', tenant.pbxId);
+}
+
 export async function companiesByIds(db: Executor, tenant: Tenant, ids: Iterable<string | null>): Promise<Map<string, CompanyRow>> {
   const wanted = [...new Set(ids)].filter((id): id is string => id !== null);
   if (wanted.length === 0) return new Map();

@@ -4,7 +4,8 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/pagi
 import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CalendarDay } from '../../shared/index.js';
-import { employeeExtIdOf, liveEmployeeNames } from '../../organisation/index.js';
+import { companyLocations, employeeExtIdOf, liveEmployeeNames } from '../../organisation/index.js';
+import { tenantHolidaysWithin, type CalendarCompany, type TenantHolidayRow } from '../holidays/holiday-calendar.js';
 import type { EmployeeContractTable } from '../time.tables.js';
 import type { Executor } from '../../../../db/database.js';
 
@@ -137,6 +138,75 @@ export function contractsOverlapping(db: Executor, tenant: Tenant, employeeId: s
     .orderBy('contract_start')
     .orderBy('id')
     .execute();
+}
+
+/**
+ * `contractsOverlapping` with where each contract's company is (`companyLocations`: null for a
+ * contract without one, or naming none of the tenant's) and the tenant's own holidays of `from`..`to`
+ * that apply to it (its company's and those for every company), in one statement.
+ */
+export async function contractsOverlappingWithCompany(
+  db: Executor,
+  tenant: Tenant,
+  employeeId: string,
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<Array<{ contract: ContractTableRow; company: CalendarCompany | null; holidays: TenantHolidayRow[] }>> {
+  const rows = await db
+    .selectFrom('employee_contracts')
+    .leftJoin(companyLocations(db, tenant).as('co'), 'co.id', 'employee_contracts.company_id')
+    .leftJoin(tenantHolidaysWithin(db, tenant, from, to).as('h'), (join) =>
+      join.on((eb) => eb.or([eb('h.company_id', 'is', null), eb('h.company_id', '=', eb.ref('employee_contracts.company_id'))])),
+    )
+    .selectAll('employee_contracts')
+    .select([
+      'co.id as company_location_id',
+      'co.country_cc as company_country_cc',
+      'co.region as company_region',
+      'h.id as holiday_id',
+      'h.company_id as holiday_company_id',
+      'h.date as holiday_date',
+      'h.name as holiday_name',
+      'h.half_day as holiday_half_day',
+      'h.recurring as holiday_recurring',
+    ])
+    .where('employee_contracts.pbx_id', '=', tenant.pbxId)
+    .where('employee_contracts.employee_id', '=', employeeId)
+    .where('employee_contracts.deleted_at', 'is', null)
+    .where('employee_contracts.contract_start', '<=', to)
+    .where((eb) => eb.or([eb('employee_contracts.contract_end', 'is', null), eb('employee_contracts.contract_end', '>=', from)]))
+    .orderBy('employee_contracts.contract_start')
+    .orderBy('employee_contracts.id')
+    .execute();
+  const contracts: Array<{ contract: ContractTableRow; company: CalendarCompany | null; holidays: TenantHolidayRow[] }> = [];
+  for (const row of rows) {
+    const {
+      company_location_id: companyId,
+      company_country_cc: country,
+      company_region: region,
+      holiday_id: holidayId,
+      holiday_company_id: holidayCompanyId,
+      holiday_date: date,
+      holiday_name: name,
+      holiday_half_day: halfDay,
+      holiday_recurring: recurring,
+      ...contract
+    } = row;
+    let current = contracts.at(-1);
+    if (current?.contract.id !== contract.id) {
+      current = { contract, company: companyId === null ? null : { id: companyId, country_cc: country as string, region }, holidays: [] };
+      contracts.push(current);
+    }
+    if (holidayId !== null)
+      current.holidays.push({
+        company_id: holidayCompanyId,
+        date: date as CalendarDay,
+        name: name as string,
+        half_day: halfDay as number,
+        recurring: recurring as number,
+      });
+  }
+  return contracts;
 }
 
 export async function insertContract(db: Executor, row: Insertable<EmployeeContractTable>): Promise<void> {

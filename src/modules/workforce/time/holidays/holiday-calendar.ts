@@ -6,6 +6,7 @@
  */
 import type Holidays from 'date-holidays';
 import type { Kysely } from 'kysely';
+import type { Executor } from '../../../../db/database.js';
 import type { DB } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import { addDays, dayOfYear, yearOf, type CalendarDay } from '../../shared/index.js';
@@ -75,27 +76,55 @@ export async function publicHolidays(country: string, region: string | null, fro
   return days;
 }
 
+/** A row of the tenant's own holidays as the calendars read it. */
+export interface TenantHolidayRow {
+  company_id: string | null;
+  date: CalendarDay;
+  name: string;
+  half_day: number;
+  recurring: number;
+}
+
+/** The tenant's live holidays that may fall within `from`..`to` (every recurring one, the others by date). */
+function tenantHolidayRows(db: Executor, tenant: Tenant, from: CalendarDay, to: CalendarDay) {
+  return db
+    .selectFrom('tenant_holidays')
+    .select(['company_id', 'date', 'name', 'half_day', 'recurring'])
+    .where('pbx_id', '=', tenant.pbxId)
+    .where('deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('recurring', '=', 1), eb.and([eb('date', '>=', from), eb('date', '<=', to)])]))
+    .where('date', '<=', to);
+}
+
+/** The days of `rows` that apply to a company (company_id null: those for every company) from `from` through `to`. */
+function tenantDaysOf(rows: readonly TenantHolidayRow[], companyId: string | null, from: CalendarDay, to: CalendarDay): DayOff[] {
+  const days: DayOff[] = [];
+  for (const row of rows) {
+    if (row.company_id !== null && row.company_id !== companyId) continue;
+    const dates = row.recurring === 1 ? recurrences(row.date, from, to) : [row.date];
+    for (const date of dates) days.push({ date, name: row.name, half_day: row.half_day === 1, source: 'tenant' });
+  }
+  return days;
+}
+
 /**
  * The tenant's own holidays for a company (company_id null: those for every company) from `from`
  * through `to`. A recurring one comes back on its month and day every year from its own year on
  * (29 February only in leap years).
  */
 export async function tenantHolidays(db: Kysely<DB>, tenant: Tenant, companyId: string | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
-  const rows = await db
-    .selectFrom('tenant_holidays')
-    .select(['date', 'name', 'half_day', 'recurring'])
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('deleted_at', 'is', null)
+  const rows = await tenantHolidayRows(db, tenant, from, to)
     .where((eb) => (companyId === null ? eb('company_id', 'is', null) : eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)])))
-    .where((eb) => eb.or([eb('recurring', '=', 1), eb.and([eb('date', '>=', from), eb('date', '<=', to)])]))
-    .where('date', '<=', to)
     .execute();
-  const days: DayOff[] = [];
-  for (const row of rows) {
-    const dates = row.recurring === 1 ? recurrences(row.date, from, to) : [row.date];
-    for (const date of dates) days.push({ date, name: row.name, half_day: row.half_day === 1, source: 'tenant' });
-  }
-  return days;
+  return tenantDaysOf(rows, companyId, from, to);
+}
+
+/**
+ * The tenant's live holidays that may fall within `from`..`to`, as a query another statement joins
+ * (aliased): the work calendar reads them beside each contract, matched on its company or on none.
+ */
+export function tenantHolidaysWithin(db: Executor, tenant: Tenant, from: CalendarDay, to: CalendarDay) {
+  return tenantHolidayRows(db, tenant, from, to).select('id');
 }
 
 function recurrences(first: CalendarDay, from: CalendarDay, to: CalendarDay): CalendarDay[] {
@@ -108,15 +137,28 @@ function recurrences(first: CalendarDay, from: CalendarDay, to: CalendarDay): Ca
   return dates;
 }
 
+/** Public days before tenant days on the same date. */
+const byDateThenSource = (a: DayOff, b: DayOff) =>
+  a.date === b.date ? (a.source === b.source ? 0 : a.source === 'public' ? -1 : 1) : a.date < b.date ? -1 : 1;
+
 /** Every day off of a company from `from` through `to`, by date (public before tenant on the same day). */
 export async function companyDaysOff(db: Kysely<DB>, tenant: Tenant, company: CalendarCompany | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
   const [publicDays, ownDays] = await Promise.all([
     company ? publicHolidays(company.country_cc, company.region, from, to) : [],
     tenantHolidays(db, tenant, company?.id ?? null, from, to),
   ]);
-  return [...publicDays, ...ownDays].sort((a, b) =>
-    a.date === b.date ? (a.source === b.source ? 0 : a.source === 'public' ? -1 : 1) : a.date < b.date ? -1 : 1,
-  );
+  return [...publicDays, ...ownDays].sort(byDateThenSource);
+}
+
+/** `companyDaysOff`, the tenant's rows already read (those for this company and for every company among them). */
+export async function companyDaysOffFrom(
+  company: CalendarCompany | null,
+  rows: readonly TenantHolidayRow[],
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<DayOff[]> {
+  const publicDays = company ? await publicHolidays(company.country_cc, company.region, from, to) : [];
+  return [...publicDays, ...tenantDaysOf(rows, company?.id ?? null, from, to)].sort(byDateThenSource);
 }
 
 /** Day -> whether it is off for the whole day (`full`) or half of it, a full day off winning over a half. */

@@ -6,12 +6,10 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
-import { contractsOverlapping, type ContractTableRow } from '../contracts/contracts.queries.js';
-import { companyDaysOff, daysOffByDate } from '../holidays/holiday-calendar.js';
+import { contractsOverlappingWithCompany, type ContractTableRow } from '../contracts/contracts.queries.js';
+import { companyDaysOffFrom, daysOffByDate } from '../holidays/holiday-calendar.js';
 import { eachDay, type CalendarDay } from '../../shared/index.js';
-import { companiesByIds } from '../../organisation/index.js';
-import { assignmentsOverlapping } from '../work-shifts/work-shift-assignments.queries.js';
-import { workShiftsByIds } from '../work-shifts/work-shifts.queries.js';
+import { assignmentsWithShifts } from '../work-shifts/work-shift-assignments.queries.js';
 import { secondsOnWeekday } from '../work-shifts/work-shifts.service.js';
 
 export interface WorkDay {
@@ -35,37 +33,34 @@ export function governingContract(contracts: ContractTableRow[], day: CalendarDa
   return covering.find((contract) => contract.main_company === 1) ?? covering[0];
 }
 
-/** Every day of `from`..`to`, in order. */
+/**
+ * Every day of `from`..`to`, in order. Two statements sent together (one round trip on
+ * PostgreSQL): the contracts with where their companies are and the tenant's holidays that apply
+ * to them, and the assignments with their shifts.
+ */
 export async function workCalendar(db: Kysely<DB>, tenant: Tenant, employeeId: string, from: CalendarDay, to: CalendarDay): Promise<WorkDay[]> {
   // Contracts come ordered by start (then id), so the first covering one is the earliest started.
-  const [contracts, assignments] = await Promise.all([
-    contractsOverlapping(db, tenant, employeeId, from, to),
-    assignmentsOverlapping(db, tenant, employeeId, from, to),
+  const [located, assignments] = await Promise.all([
+    contractsOverlappingWithCompany(db, tenant, employeeId, from, to),
+    assignmentsWithShifts(db, tenant, employeeId, from, to),
   ]);
-  const [shifts, companies] = await Promise.all([
-    workShiftsByIds(
-      db,
-      tenant,
-      assignments.map((assignment) => assignment.work_shift_id),
-    ),
-    companiesByIds(
-      db,
-      tenant,
-      contracts.map((contract) => contract.company_id),
-    ),
-  ]);
+  const contracts = located.map((row) => row.contract);
+  // One calendar per company (null: contracts without one); a company's contracts carry the same holidays.
+  const byCompany = new Map(located.map((row) => [row.contract.company_id, row] as const));
   const companyIds = [...new Set(contracts.map((contract) => contract.company_id))];
   const calendars = await Promise.all(
-    companyIds.map(async (companyId) =>
-      daysOffByDate(await companyDaysOff(db, tenant, companyId === null ? null : (companies.get(companyId) ?? null), from, to)),
-    ),
+    companyIds.map(async (companyId) => {
+      const { company, holidays } = byCompany.get(companyId) as (typeof located)[number];
+      return daysOffByDate(await companyDaysOffFrom(company, holidays, from, to));
+    }),
   );
   const daysOff = new Map(companyIds.map((companyId, i) => [companyId, calendars[i]]));
+  const shifts = new Map(assignments.flatMap(({ shift }) => (shift ? [[shift.id, shift] as const] : [])));
 
   return eachDay(from, to).map(({ day, weekday }) => {
     const contract = governingContract(contracts, day);
     if (!contract) return { day, weekday, contract, shiftSeconds: 0, scheduledSeconds: 0, holiday: undefined };
-    const assignment = assignments.find((candidate) => covers(candidate.valid_from, candidate.valid_until, day));
+    const assignment = assignments.find(({ assignment: candidate }) => covers(candidate.valid_from, candidate.valid_until, day))?.assignment;
     const shift = assignment ? shifts.get(assignment.work_shift_id) : undefined;
     const shiftSeconds = shift ? secondsOnWeekday(shift, weekday) : 0;
     const holiday = daysOff.get(contract.company_id)?.get(day);

@@ -4,7 +4,7 @@ import { pagedQuery, type PageRequest, type SortTerm } from '../../../../db/pagi
 import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CalendarDay } from '../../shared/index.js';
-import type { WorkShiftAssignmentTable } from '../time.tables.js';
+import type { WorkShiftAssignmentTable, WorkShiftTable } from '../time.tables.js';
 import type { Executor } from '../../../../db/database.js';
 
 export type AssignmentRow = Selectable<WorkShiftAssignmentTable>;
@@ -49,6 +49,60 @@ export function assignmentsOverlapping(db: Executor, tenant: Tenant, employeeId:
     .orderBy('valid_from')
     .orderBy('id')
     .execute();
+}
+
+/** A work shift's seconds per weekday, as the work calendar reads them beside an assignment. */
+export type ShiftWeek = Pick<Selectable<WorkShiftTable>, 'id' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'>;
+
+/**
+ * `assignmentsOverlapping` with each assignment's work shift (deleted shifts included, as
+ * `workShiftsByIds` finds them; undefined when the tenant has none by that id), in one statement.
+ */
+export async function assignmentsWithShifts(
+  db: Executor,
+  tenant: Tenant,
+  employeeId: string,
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<Array<{ assignment: AssignmentRow; shift: ShiftWeek | undefined }>> {
+  const rows = await db
+    .selectFrom('work_shift_assignments as a')
+    .leftJoin('work_shifts as s', (join) => join.onRef('s.id', '=', 'a.work_shift_id').on('s.pbx_id', '=', tenant.pbxId))
+    .selectAll('a')
+    .select([
+      's.id as shift_id',
+      's.monday as shift_monday',
+      's.tuesday as shift_tuesday',
+      's.wednesday as shift_wednesday',
+      's.thursday as shift_thursday',
+      's.friday as shift_friday',
+      's.saturday as shift_saturday',
+      's.sunday as shift_sunday',
+    ])
+    .where('a.pbx_id', '=', tenant.pbxId)
+    .where('a.employee_id', '=', employeeId)
+    .where('a.deleted_at', 'is', null)
+    .where((eb) => eb.or([eb('a.valid_until', 'is', null), eb('a.valid_until', '>=', from)]))
+    .where('a.valid_from', '<=', to)
+    .orderBy('a.valid_from')
+    .orderBy('a.id')
+    .execute();
+  return rows.map(({ shift_id, shift_monday, shift_tuesday, shift_wednesday, shift_thursday, shift_friday, shift_saturday, shift_sunday, ...assignment }) => ({
+    assignment,
+    shift:
+      shift_id === null
+        ? undefined
+        : {
+            id: shift_id,
+            monday: shift_monday as number,
+            tuesday: shift_tuesday as number,
+            wednesday: shift_wednesday as number,
+            thursday: shift_thursday as number,
+            friday: shift_friday as number,
+            saturday: shift_saturday as number,
+            sunday: shift_sunday as number,
+          },
+  }));
 }
 
 export function findAssignment(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<AssignmentRow | undefined> {

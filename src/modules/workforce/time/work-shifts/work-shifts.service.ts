@@ -17,7 +17,7 @@ const SHIFT_NOT_FOUND = 'Work shift not found.';
 const NAME_TAKEN = [{ match: 'work_shifts', field: 'name', message: 'The name has already been taken.' }];
 
 /** Seconds of the pattern on an ISO weekday (1 = Monday). */
-export function secondsOnWeekday(shift: WorkShiftRow, weekday: number): number {
+export function secondsOnWeekday(shift: Pick<WorkShiftRow, (typeof WEEKDAYS)[number]>, weekday: number): number {
   return shift[WEEKDAYS[weekday - 1]];
 }
 
