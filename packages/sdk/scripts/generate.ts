@@ -50,10 +50,11 @@ export async function currentDocument(): Promise<OpenAPI3> {
 const BLOB = ts.factory.createTypeReferenceNode('Blob');
 
 /**
- * The POST operations that take an Idempotency-Key (every create, and `POST /calls/new`): those
- * whose parameters name the header, inline or through components.parameters. The SDK sends them one.
+ * The POST operations that take an Idempotency-Key (every create, and the POSTs the server makes
+ * safe to retry: placing a call, a push, a rollback, an approval, ...): those whose parameters name
+ * the header, inline or through components.parameters. The SDK sends them one.
  */
-function creatingPosts(document: OpenAPI3): string[] {
+function keyedPosts(document: OpenAPI3): string[] {
   type Parameter = { $ref?: string; name?: string; in?: string };
   const shared = (document.components?.parameters ?? {}) as Record<string, Parameter>;
   const isKey = (parameter: Parameter) => {
@@ -73,8 +74,8 @@ export async function generateSources(document: OpenAPI3): Promise<{ api: string
   const api = HEADER + astToString(await openapiTS(document, { transform }));
   const operations =
     HEADER +
-    '/** POST paths that take an Idempotency-Key (the creates, and POST /calls/new): the client sends them one. */\n' +
-    `export const CREATING_POSTS: ReadonlySet<string> = new Set(${JSON.stringify(creatingPosts(document), null, 2)});\n`;
+    '/** POST paths that take an Idempotency-Key (every create, and the other POSTs safe to retry): the client sends them one. */\n' +
+    `export const KEYED_POSTS: ReadonlySet<string> = new Set(${JSON.stringify(keyedPosts(document), null, 2)});\n`;
   return { api, operations };
 }
 

@@ -7,7 +7,7 @@
 import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { apiError, retryAfterMs } from './errors.js';
 import type { paths } from './generated/api.js';
-import { CREATING_POSTS } from './generated/operations.js';
+import { KEYED_POSTS } from './generated/operations.js';
 
 export type { paths, components, operations } from './generated/api.js';
 
@@ -225,11 +225,11 @@ function retrying(options: PbxApiOptions): (request: Request) => Promise<Respons
   };
 }
 
-/** An Idempotency-Key on each create (a POST whose operation declares the header) that has none. */
+/** An Idempotency-Key on each POST whose operation declares the header (every create, and the other POSTs safe to retry) that has none. */
 function idempotencyKeys(newKey: () => string): Middleware {
   return {
     onRequest({ request, schemaPath }) {
-      if (request.method === 'POST' && CREATING_POSTS.has(schemaPath) && !request.headers.has('idempotency-key')) {
+      if (request.method === 'POST' && KEYED_POSTS.has(schemaPath) && !request.headers.has('idempotency-key')) {
         request.headers.set('Idempotency-Key', newKey());
       }
       return request;

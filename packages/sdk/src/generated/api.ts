@@ -8766,6 +8766,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description A strong validator of this answer: send it back in `If-None-Match` (304 while it is current) or in `If-Match` to change the resource only if nobody else did. */
+        ETag: string;
         /** @description Requests allowed in the current window (per user or API key; the plan may raise it). */
         "X-RateLimit-Limit": number;
         /** @description Requests left in the current window. */
@@ -9079,7 +9081,10 @@ export interface operations {
     magicLogin: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 token: string;
             };
@@ -9090,6 +9095,7 @@ export interface operations {
             /** @description Exchange a magic-link token for a user token. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9113,6 +9119,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description The link is unknown, already used or expired (`{error}`): ask for a new one. */
             401: {
@@ -9498,7 +9516,10 @@ export interface operations {
     getProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9507,6 +9528,7 @@ export interface operations {
             /** @description The authenticated user profile (user tokens only). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9609,6 +9631,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -9680,7 +9714,10 @@ export interface operations {
     getUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9689,6 +9726,7 @@ export interface operations {
             /** @description The authenticated user record (flat). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9710,6 +9748,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["UserRecord"];
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -9793,7 +9843,10 @@ export interface operations {
                 /** @description true: only revoked keys; false: only active ones. */
                 "filter[revoked]"?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9802,6 +9855,7 @@ export interface operations {
             /** @description List the PBX integration API keys. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -9883,6 +9937,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -10149,7 +10215,10 @@ export interface operations {
     getIntegrationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 apiKey: string;
             };
@@ -10160,6 +10229,7 @@ export interface operations {
             /** @description One integration API key. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10187,6 +10257,18 @@ export interface operations {
                         data: components["schemas"]["IntegrationApiKey"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -10272,7 +10354,10 @@ export interface operations {
     revokeIntegrationApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 apiKey: string;
             };
@@ -10328,6 +10413,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -10510,7 +10609,10 @@ export interface operations {
                 "filter[status]"?: "pending" | "delivered" | "failed";
                 "filter[subject_id]"?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10519,6 +10621,7 @@ export interface operations {
             /** @description Delivery log of outgoing webhooks, newest first. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10613,6 +10716,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -10684,7 +10799,10 @@ export interface operations {
     getWebhookDelivery: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 delivery: string;
             };
@@ -10695,6 +10813,7 @@ export interface operations {
             /** @description One webhook delivery. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10734,6 +10853,18 @@ export interface operations {
                         data: components["schemas"]["WebhookDelivery"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -10819,7 +10950,10 @@ export interface operations {
     getWebhookSigningSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -10828,6 +10962,7 @@ export interface operations {
             /** @description The PBX's Standard Webhooks secret, to verify webhook-signature (administrators). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -10870,6 +11005,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -10942,7 +11089,13 @@ export interface operations {
     rotateWebhookSigningSecret: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10967,6 +11120,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -11099,7 +11253,10 @@ export interface operations {
                 /** @description true: only active subscriptions; false: only paused ones. */
                 "filter[active]"?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11108,6 +11265,7 @@ export interface operations {
             /** @description List the PBX’s webhook subscriptions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11194,6 +11352,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -11437,7 +11607,10 @@ export interface operations {
     getWebhookSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 subscription: string;
             };
@@ -11448,6 +11621,7 @@ export interface operations {
             /** @description One webhook subscription. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11481,101 +11655,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteWebhookSubscription: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                subscription: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a webhook subscription. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11665,10 +11748,133 @@ export interface operations {
             };
         };
     };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                subscription: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a webhook subscription. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateWebhookSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 subscription: string;
             };
@@ -11789,6 +11995,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -11849,7 +12069,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: extensions, sipDevices, twinnings, groups, callerIdentities. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -11858,6 +12081,7 @@ export interface operations {
             /** @description Users of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -11962,6 +12186,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -12249,7 +12485,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: extensions, sipDevices, twinnings, groups, callerIdentities. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -12260,6 +12499,7 @@ export interface operations {
             /** @description One user (yourself, or any user of the PBX for an administrator). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12310,6 +12550,18 @@ export interface operations {
                         data: components["schemas"]["User"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -12395,7 +12647,10 @@ export interface operations {
     deleteUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -12466,6 +12721,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -12511,7 +12780,10 @@ export interface operations {
     updateUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -12665,6 +12937,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -12872,7 +13158,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: user, user.groups, sipDevice. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12881,6 +13170,7 @@ export interface operations {
             /** @description The PBX extension directory. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -12963,6 +13253,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -13189,7 +13491,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: user, user.groups, sipDevice. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 extension: string;
             };
@@ -13200,6 +13505,7 @@ export interface operations {
             /** @description One extension. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13228,6 +13534,18 @@ export interface operations {
                         data: components["schemas"]["Extension"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -13313,7 +13631,10 @@ export interface operations {
     deleteExtension: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 extension: string;
             };
@@ -13384,6 +13705,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -13429,7 +13764,10 @@ export interface operations {
     updateExtension: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 extension: string;
             };
@@ -13528,6 +13866,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -13699,7 +14051,10 @@ export interface operations {
     favoriteExtension: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 extension: string;
             };
@@ -13757,6 +14112,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -13802,7 +14171,10 @@ export interface operations {
     unfavoriteExtension: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 extension: string;
             };
@@ -13860,6 +14232,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -13905,7 +14291,10 @@ export interface operations {
     listUserExtensions: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -13916,6 +14305,7 @@ export interface operations {
             /** @description Extensions of one user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -13946,6 +14336,18 @@ export interface operations {
                         data: components["schemas"]["Extension"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -14044,7 +14446,10 @@ export interface operations {
                 /** @description Soft-deleted SIP devices: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14053,6 +14458,7 @@ export interface operations {
             /** @description SIP devices of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14145,6 +14551,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -14461,7 +14879,10 @@ export interface operations {
     getSipDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 sipDevice: string;
             };
@@ -14472,6 +14893,7 @@ export interface operations {
             /** @description One SIP device (its owner, an administrator or the PBX). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14511,101 +14933,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteSipDevice: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                sipDevice: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a SIP device (soft; restorable). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14695,10 +15026,133 @@ export interface operations {
             };
         };
     };
+    deleteSipDevice: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                sipDevice: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a SIP device (soft; restorable). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateSipDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 sipDevice: string;
             };
@@ -14825,6 +15279,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -14870,7 +15338,10 @@ export interface operations {
     listUserSipDevices: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -14881,6 +15352,7 @@ export interface operations {
             /** @description SIP devices of one user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -14921,6 +15393,18 @@ export interface operations {
                         data: components["schemas"]["SipDevice"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -15152,7 +15636,10 @@ export interface operations {
                 /** @description Soft-deleted phone numbers: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15161,6 +15648,7 @@ export interface operations {
             /** @description Phone numbers of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15242,6 +15730,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -15465,7 +15965,10 @@ export interface operations {
     getPhoneNumber: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 phoneNumber: string;
             };
@@ -15476,6 +15979,7 @@ export interface operations {
             /** @description One phone number. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15504,101 +16008,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deletePhoneNumber: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                phoneNumber: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a phone number (soft; restorable). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -15688,10 +16101,133 @@ export interface operations {
             };
         };
     };
+    deletePhoneNumber: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                phoneNumber: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a phone number (soft; restorable). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updatePhoneNumber: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 phoneNumber: string;
             };
@@ -15790,6 +16326,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -15972,7 +16522,10 @@ export interface operations {
                 /** @description Soft-deleted caller identities: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -15981,6 +16534,7 @@ export interface operations {
             /** @description Caller identities (a user sees those it may present). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16064,6 +16618,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -16290,7 +16856,10 @@ export interface operations {
     getCallerIdentity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 callerIdentity: string;
             };
@@ -16301,6 +16870,7 @@ export interface operations {
             /** @description One caller identity. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16331,101 +16901,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteCallerIdentity: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                callerIdentity: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a caller identity (soft; restorable). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16515,10 +16994,133 @@ export interface operations {
             };
         };
     };
+    deleteCallerIdentity: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                callerIdentity: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a caller identity (soft; restorable). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateCallerIdentity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 callerIdentity: string;
             };
@@ -16620,6 +17222,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -16792,7 +17408,10 @@ export interface operations {
     listUserCallerIdentities: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -16803,6 +17422,7 @@ export interface operations {
             /** @description Caller identities one user may present. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -16834,6 +17454,18 @@ export interface operations {
                         data: components["schemas"]["CallerIdentity"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -16931,7 +17563,10 @@ export interface operations {
                 "filter[type]"?: "mobile" | "teams";
                 "filter[sync_source]"?: "manual" | "provision" | "legacy_import";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -16942,6 +17577,7 @@ export interface operations {
             /** @description Twinnings of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17025,6 +17661,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -17286,7 +17934,10 @@ export interface operations {
     getTwinning: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 twinning: string;
@@ -17298,6 +17949,7 @@ export interface operations {
             /** @description One twinning. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17328,255 +17980,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    replaceTwinning: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                twinning: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "status": "disabled",
-                 *       "delay": 10
-                 *     }
-                 */
-                "application/json": {
-                    /** @enum {string} */
-                    status?: "enabled" | "disabled";
-                    /** @description Any dialable form, stored in E.164 (PBX country as default region); empty clears it; a value that is no phone number is 422. Not kept for a teams twinning (reached through its integration). */
-                    phone_number?: string;
-                    delay?: number;
-                    /** @enum {string} */
-                    type?: "mobile" | "teams";
-                    /**
-                     * @description Stored as sent on any twinning; the PBX applies it to mobile twinnings with FMC only.
-                     * @enum {string}
-                     */
-                    dial_strategy?: "gsm_only" | "voip_only" | "voip_and_gsm_fallback";
-                    /** @description false together with a backup_phone_number is 422: the backup number is what turns FMC on. Not kept for a teams twinning. */
-                    fmc_enabled?: boolean;
-                    /** @description Setting one turns FMC on. Not kept for a teams twinning. */
-                    backup_phone_number?: string | null;
-                };
-            };
-        };
-        responses: {
-            /** @description Change a twinning (PUT and PATCH are identical: only supplied fields change). */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "data": {
-                     *         "id": "b80a7fe3-cc8b-4bf5-91fa-a7bf643b5c12",
-                     *         "user_id": "cc54d4ae-8057-438f-8cd8-f22406bd64cd",
-                     *         "status": "enabled",
-                     *         "phone_number": "+352691123456",
-                     *         "delay": 5,
-                     *         "sync_source": "manual",
-                     *         "type": "mobile",
-                     *         "dial_strategy": "gsm_only",
-                     *         "fmc_enabled": false,
-                     *         "backup_phone_number": null,
-                     *         "created_at": "2026-11-02T08:30:00.000Z",
-                     *         "updated_at": "2026-11-02T08:30:00.000Z"
-                     *       }
-                     *     }
-                     */
-                    "application/json": {
-                        data: components["schemas"]["Twinning"];
-                    };
-                };
-            };
-            /** @description Missing or invalid token */
-            401: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteTwinning: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                twinning: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: remove a twinning. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17666,10 +18073,13 @@ export interface operations {
             };
         };
     };
-    updateTwinning: {
+    replaceTwinning: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 twinning: string;
@@ -17777,6 +18187,311 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    deleteTwinning: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                twinning: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: remove a twinning. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    updateTwinning: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                twinning: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "status": "disabled",
+                 *       "delay": 10
+                 *     }
+                 */
+                "application/json": {
+                    /** @enum {string} */
+                    status?: "enabled" | "disabled";
+                    /** @description Any dialable form, stored in E.164 (PBX country as default region); empty clears it; a value that is no phone number is 422. Not kept for a teams twinning (reached through its integration). */
+                    phone_number?: string;
+                    delay?: number;
+                    /** @enum {string} */
+                    type?: "mobile" | "teams";
+                    /**
+                     * @description Stored as sent on any twinning; the PBX applies it to mobile twinnings with FMC only.
+                     * @enum {string}
+                     */
+                    dial_strategy?: "gsm_only" | "voip_only" | "voip_and_gsm_fallback";
+                    /** @description false together with a backup_phone_number is 422: the backup number is what turns FMC on. Not kept for a teams twinning. */
+                    fmc_enabled?: boolean;
+                    /** @description Setting one turns FMC on. Not kept for a teams twinning. */
+                    backup_phone_number?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Change a twinning (PUT and PATCH are identical: only supplied fields change). */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "b80a7fe3-cc8b-4bf5-91fa-a7bf643b5c12",
+                     *         "user_id": "cc54d4ae-8057-438f-8cd8-f22406bd64cd",
+                     *         "status": "enabled",
+                     *         "phone_number": "+352691123456",
+                     *         "delay": 5,
+                     *         "sync_source": "manual",
+                     *         "type": "mobile",
+                     *         "dial_strategy": "gsm_only",
+                     *         "fmc_enabled": false,
+                     *         "backup_phone_number": null,
+                     *         "created_at": "2026-11-02T08:30:00.000Z",
+                     *         "updated_at": "2026-11-02T08:30:00.000Z"
+                     *       }
+                     *     }
+                     */
+                    "application/json": {
+                        data: components["schemas"]["Twinning"];
+                    };
+                };
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -17834,7 +18549,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: users. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -17843,6 +18561,7 @@ export interface operations {
             /** @description User groups: a user’s own; every group of the PBX for an administrator (filter[user_id] narrows). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -17918,6 +18637,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -18149,7 +18880,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: users. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 userGroup: string;
@@ -18161,6 +18895,7 @@ export interface operations {
             /** @description One group. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18183,102 +18918,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteUserGroup: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                userGroup: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a group. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18368,10 +19011,134 @@ export interface operations {
             };
         };
     };
+    deleteUserGroup: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                userGroup: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a group. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateUserGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 userGroup: string;
@@ -18458,6 +19225,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -18503,7 +19284,10 @@ export interface operations {
     setUserGroupMembers: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 userGroup: string;
@@ -18590,6 +19374,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -18637,7 +19435,10 @@ export interface operations {
             query?: {
                 "filter[type]"?: "internal" | "external";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -18648,6 +19449,7 @@ export interface operations {
             /** @description DND rules of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18673,6 +19475,18 @@ export interface operations {
                         data: components["schemas"]["DndRule"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -18923,7 +19737,10 @@ export interface operations {
     getDnd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 userDnd: string;
@@ -18935,6 +19752,7 @@ export interface operations {
             /** @description One DND rule of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -18958,6 +19776,18 @@ export interface operations {
                         data: components["schemas"]["DndRule"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -19043,7 +19873,10 @@ export interface operations {
     replaceDnd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 userDnd: string;
@@ -19143,6 +19976,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -19188,7 +20035,10 @@ export interface operations {
     deleteDnd: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 userDnd: string;
@@ -19245,6 +20095,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -19462,7 +20326,10 @@ export interface operations {
                 "filter[type]"?: "unconditional" | "busy" | "no_answer" | "unavailable";
                 "filter[enabled]"?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -19473,6 +20340,7 @@ export interface operations {
             /** @description Call forwards of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -19501,6 +20369,18 @@ export interface operations {
                         data: components["schemas"]["Forward"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -19749,7 +20629,10 @@ export interface operations {
     getForward: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 forward: string;
@@ -19761,6 +20644,7 @@ export interface operations {
             /** @description One call forward of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -19788,102 +20672,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteForward: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                forward: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a call forward. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -19973,10 +20765,134 @@ export interface operations {
             };
         };
     };
+    deleteForward: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                forward: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a call forward. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateForward: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 forward: string;
@@ -20075,6 +20991,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -20120,7 +21050,10 @@ export interface operations {
     listUserSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -20131,6 +21064,7 @@ export interface operations {
             /** @description Every settings document of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -20152,6 +21086,18 @@ export interface operations {
                         data: components["schemas"]["UserSetting"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -20366,7 +21312,10 @@ export interface operations {
     getUserSetting: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 type: string;
@@ -20378,6 +21327,7 @@ export interface operations {
             /** @description One settings document of a user. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -20398,102 +21348,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteUserSetting: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                type: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a settings document of a user. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -20583,10 +21441,134 @@ export interface operations {
             };
         };
     };
+    deleteUserSetting: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a settings document of a user. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     getInCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20595,6 +21577,7 @@ export interface operations {
             /** @description The token’s own in-call flag. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -20617,6 +21600,18 @@ export interface operations {
                         data: components["schemas"]["InCallState"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -20817,7 +21812,10 @@ export interface operations {
                 type?: "ios" | "android" | "web" | "desktop";
                 active?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -20826,6 +21824,7 @@ export interface operations {
             /** @description The caller’s push devices (filters type, active). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -20860,6 +21859,18 @@ export interface operations {
                         total: number;
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -21084,7 +22095,10 @@ export interface operations {
     getDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 device: string;
             };
@@ -21095,6 +22109,7 @@ export interface operations {
             /** @description One push device of the caller. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -21107,6 +22122,18 @@ export interface operations {
                         device: components["schemas"]["PushDevice"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -21192,7 +22219,10 @@ export interface operations {
     deleteDevice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 device: string;
             };
@@ -21248,6 +22278,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -21423,7 +22467,10 @@ export interface operations {
                 /** @description Which of the user’s devices; the first one by name when omitted. */
                 sip_device_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -21434,6 +22481,7 @@ export interface operations {
             /** @description Programmed keys of a user’s phones. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -21462,6 +22510,18 @@ export interface operations {
                         data: components["schemas"]["PhoneButton"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -21713,7 +22773,10 @@ export interface operations {
     getPhoneButton: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
                 phoneButtonId: string;
@@ -21725,6 +22788,7 @@ export interface operations {
             /** @description One programmed key. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -21752,102 +22816,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deletePhoneButton: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                user: string;
-                phoneButtonId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: clear a key. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -21937,10 +22909,134 @@ export interface operations {
             };
         };
     };
+    deletePhoneButton: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                user: string;
+                phoneButtonId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: clear a key. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updatePhoneButton: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
                 phoneButtonId: string;
@@ -22036,6 +23132,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -22084,7 +23194,10 @@ export interface operations {
                 /** @description Which of the user’s devices; the first one by name when omitted. */
                 sip_device_id?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -22095,6 +23208,7 @@ export interface operations {
             /** @description Every key of the phone model with what it is programmed to. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -22140,6 +23254,18 @@ export interface operations {
                         data: components["schemas"]["PhoneButtonPreview"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -22225,7 +23351,10 @@ export interface operations {
     getWebrtcByEmail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 email: string;
             };
@@ -22236,6 +23365,7 @@ export interface operations {
             /** @description WebRTC configuration by e-mail (internal API key only). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -22278,6 +23408,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["WebrtcConfiguration"];
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -22363,7 +23505,10 @@ export interface operations {
     getWebrtc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -22374,6 +23519,7 @@ export interface operations {
             /** @description The WebRTC account of a user, without its secrets. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -22418,6 +23564,18 @@ export interface operations {
                         data: components["schemas"]["WebrtcSummary"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -22503,7 +23661,10 @@ export interface operations {
     saveWebrtc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -22622,6 +23783,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -22667,7 +23842,10 @@ export interface operations {
     deleteWebrtc: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 user: string;
             };
@@ -22723,6 +23901,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -23060,7 +24252,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: private_owner. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -23069,6 +24264,7 @@ export interface operations {
             /** @description List the address book. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -23204,6 +24400,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -23539,7 +24747,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: private_owner. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -23551,6 +24762,7 @@ export interface operations {
             /** @description One contact (flat, not wrapped in data). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -23628,6 +24840,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["Contact"];
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -23713,7 +24937,10 @@ export interface operations {
     updateContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -23924,6 +25151,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -23969,7 +25210,10 @@ export interface operations {
     deleteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -24026,6 +25270,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -24251,7 +25509,10 @@ export interface operations {
     favoriteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -24384,6 +25645,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -24429,7 +25704,10 @@ export interface operations {
     unfavoriteContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -24562,6 +25840,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -24607,7 +25899,10 @@ export interface operations {
     blockContact: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -24755,6 +26050,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -24802,7 +26111,10 @@ export interface operations {
             query?: {
                 scope?: "user" | "global";
             };
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact id (UUID) */
                 contact: string;
@@ -24935,6 +26247,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -24986,7 +26312,10 @@ export interface operations {
                  */
                 number: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -24995,6 +26324,7 @@ export interface operations {
             /** @description Contacts matching a calling number (caller name on incoming calls). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -25085,6 +26415,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -25165,7 +26507,10 @@ export interface operations {
                 /** @description Sort fields, comma-separated; prefix - for descending. Allowed: name, created_at. */
                 sort?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -25174,6 +26519,7 @@ export interface operations {
             /** @description List contact groups. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -25267,6 +26613,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -25524,7 +26882,10 @@ export interface operations {
     getContactGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description contact group id (UUID) */
                 group: string;
@@ -25536,6 +26897,7 @@ export interface operations {
             /** @description One contact group. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -25575,6 +26937,18 @@ export interface operations {
                         data: components["schemas"]["ContactGroup"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -25660,7 +27034,10 @@ export interface operations {
     updateContactGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact group id (UUID) */
                 group: string;
@@ -25796,6 +27173,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -25841,7 +27232,10 @@ export interface operations {
     deleteContactGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description contact group id (UUID) */
                 group: string;
@@ -25900,6 +27294,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -25953,7 +27361,10 @@ export interface operations {
                 sort?: string;
                 "filter[status]"?: "incomplete" | "pending" | "processing" | "completed" | "completed_with_errors" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -25962,6 +27373,7 @@ export interface operations {
             /** @description The caller's contact imports, newest first. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -26077,6 +27489,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -26366,7 +27790,10 @@ export interface operations {
     previewContactImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description import id (UUID) */
                 id: string;
@@ -26378,6 +27805,7 @@ export interface operations {
             /** @description Detected columns and the first rows of the file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -26520,259 +27948,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    getContactImport: {
-        parameters: {
-            query?: {
-                /** @description Comma-separated relations to embed. Allowed: records, errors. */
-                include?: string;
-            };
-            header?: never;
-            path: {
-                /** @description import id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One of the caller's imports (flat, not wrapped in data). */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "id": "cb4adce6-120d-48cf-b066-f5f506290a23",
-                     *       "status": "completed_with_errors",
-                     *       "file_type": "csv",
-                     *       "file_name": "suppliers.csv",
-                     *       "records_count": 1,
-                     *       "errors_count": 1,
-                     *       "total_rows": null,
-                     *       "processed_rows": 2,
-                     *       "progress": 100,
-                     *       "can_confirm": false,
-                     *       "header_row_position": 1,
-                     *       "sheet_index": null,
-                     *       "delimiter": ";",
-                     *       "enclosure": "\"",
-                     *       "input_encoding": "UTF-8",
-                     *       "skip_on_error": true,
-                     *       "notify_owner_by_email": false,
-                     *       "webhook_url": null,
-                     *       "mappings": [
-                     *         {
-                     *           "field": "name1",
-                     *           "column": 0,
-                     *           "subfields": []
-                     *         },
-                     *         {
-                     *           "field": "email",
-                     *           "column": 1,
-                     *           "subfields": []
-                     *         },
-                     *         {
-                     *           "field": "phone_number",
-                     *           "column": 2,
-                     *           "subfields": [
-                     *             {
-                     *               "name": "type",
-                     *               "value": "work"
-                     *             }
-                     *           ]
-                     *         }
-                     *       ],
-                     *       "failure_reason": null,
-                     *       "created_at": "2026-11-02T08:30:00.000Z",
-                     *       "started_at": "2026-11-02T08:30:00.000Z",
-                     *       "completed_at": "2026-11-02T08:30:00.000Z"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ContactImport"];
-                };
-            };
-            /** @description Missing or invalid token */
-            401: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteContactImport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description import id (UUID) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete an import with its records, errors and file (contacts stay). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -26862,10 +28041,307 @@ export interface operations {
             };
         };
     };
+    getContactImport: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated relations to embed. Allowed: records, errors. */
+                include?: string;
+            };
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
+            path: {
+                /** @description import id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of the caller's imports (flat, not wrapped in data). */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "cb4adce6-120d-48cf-b066-f5f506290a23",
+                     *       "status": "completed_with_errors",
+                     *       "file_type": "csv",
+                     *       "file_name": "suppliers.csv",
+                     *       "records_count": 1,
+                     *       "errors_count": 1,
+                     *       "total_rows": null,
+                     *       "processed_rows": 2,
+                     *       "progress": 100,
+                     *       "can_confirm": false,
+                     *       "header_row_position": 1,
+                     *       "sheet_index": null,
+                     *       "delimiter": ";",
+                     *       "enclosure": "\"",
+                     *       "input_encoding": "UTF-8",
+                     *       "skip_on_error": true,
+                     *       "notify_owner_by_email": false,
+                     *       "webhook_url": null,
+                     *       "mappings": [
+                     *         {
+                     *           "field": "name1",
+                     *           "column": 0,
+                     *           "subfields": []
+                     *         },
+                     *         {
+                     *           "field": "email",
+                     *           "column": 1,
+                     *           "subfields": []
+                     *         },
+                     *         {
+                     *           "field": "phone_number",
+                     *           "column": 2,
+                     *           "subfields": [
+                     *             {
+                     *               "name": "type",
+                     *               "value": "work"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-02T08:30:00.000Z",
+                     *       "started_at": "2026-11-02T08:30:00.000Z",
+                     *       "completed_at": "2026-11-02T08:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ContactImport"];
+                };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    deleteContactImport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description import id (UUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete an import with its records, errors and file (contacts stay). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     saveContactImportMappings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description import id (UUID) */
                 id: string;
@@ -27038,6 +28514,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -27083,7 +28573,13 @@ export interface operations {
     confirmContactImport: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description import id (UUID) */
                 id: string;
@@ -27099,6 +28595,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -27196,6 +28693,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -27271,7 +28781,10 @@ export interface operations {
                 /** @description Opaque position carried by `links.next` and `links.prev`: the next or previous page, read by keyset, as cheap at any depth. Not combined with `page`. */
                 cursor?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -27280,6 +28793,7 @@ export interface operations {
             /** @description Newest first unless sort=start_time. The envelope of every paginated list; `links.next` and `links.prev` carry a keyset cursor, so paging on costs the same at any depth, while `links.first`, `links.last` and the page links read by page number (a page far from both ends costs more). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -27402,6 +28916,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -27628,7 +29154,10 @@ export interface operations {
     getCallDetail: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The `cdr_id` from the call-history list: a 64-bit integer (1 to 9223372036854775807), in digits.
@@ -27643,6 +29172,7 @@ export interface operations {
             /** @description Full detail of one call. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -27759,6 +29289,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -27846,7 +29388,10 @@ export interface operations {
                 /** @description The `path` of a recording_file object. */
                 path: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -27855,6 +29400,7 @@ export interface operations {
             /** @description The whole recording. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -27868,6 +29414,7 @@ export interface operations {
             /** @description The requested byte range (`Content-Range` header). */
             206: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -27878,6 +29425,18 @@ export interface operations {
                 content: {
                     "audio/*": Blob;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -28538,7 +30097,10 @@ export interface operations {
     getCall: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The `call_id` of `POST /calls/new`. */
                 id: string;
@@ -28550,6 +30112,7 @@ export interface operations {
             /** @description A call placed through POST /calls/new: its status, reason and history record. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -28578,6 +30141,18 @@ export interface operations {
                         data: components["schemas"]["PlacedCall"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -28663,7 +30238,10 @@ export interface operations {
     getAmiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -28672,6 +30250,7 @@ export interface operations {
             /** @description The PBX's Asterisk (AMI) connection settings. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -28705,6 +30284,18 @@ export interface operations {
                         data: components["schemas"]["AmiSettings"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -28790,7 +30381,10 @@ export interface operations {
     saveAmiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -28887,6 +30481,20 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -28932,7 +30540,10 @@ export interface operations {
     deleteAmiSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -28986,6 +30597,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description Too many requests: wait `Retry-After` seconds. */
@@ -29395,7 +31020,10 @@ export interface operations {
                 /** @description Soft-deleted sound files: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -29404,6 +31032,7 @@ export interface operations {
             /** @description Sound files of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -29493,6 +31122,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -29745,7 +31386,10 @@ export interface operations {
     downloadSoundFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -29756,6 +31400,7 @@ export interface operations {
             /** @description The whole file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -29769,6 +31414,7 @@ export interface operations {
             /** @description The requested byte range (`Content-Range` header). */
             206: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -29779,6 +31425,18 @@ export interface operations {
                 content: {
                     "audio/*": Blob;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -29877,7 +31535,10 @@ export interface operations {
     replaceSoundFileContent: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -29973,6 +31634,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description The upload is larger than the limit. */
             413: {
                 headers: {
@@ -30044,7 +31719,10 @@ export interface operations {
     downloadPlayableSoundFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -30055,6 +31733,7 @@ export interface operations {
             /** @description The whole WAV. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -30068,6 +31747,7 @@ export interface operations {
             /** @description The requested byte range (`Content-Range` header). */
             206: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -30078,6 +31758,18 @@ export interface operations {
                 content: {
                     "audio/wav": Blob;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -30176,7 +31868,10 @@ export interface operations {
     getSoundFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -30187,6 +31882,7 @@ export interface operations {
             /** @description One sound file. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -30222,6 +31918,18 @@ export interface operations {
                         data: components["schemas"]["SoundFile"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -30310,7 +32018,10 @@ export interface operations {
                 /** @description Delete the row and its audio for good (1/true); refused with 409 while anything uses the file. Default: soft delete. */
                 permanent?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -30381,6 +32092,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -30426,7 +32151,10 @@ export interface operations {
     updateSoundFile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 soundFile: string;
             };
@@ -30532,6 +32260,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -30723,7 +32465,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: announcement, musicOnHold, steps, steps.target. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -30732,6 +32477,7 @@ export interface operations {
             /** @description IVR menus of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -30846,6 +32592,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -31128,7 +32886,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: announcement, musicOnHold, steps, steps.target. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 ivr: string;
             };
@@ -31139,6 +32900,7 @@ export interface operations {
             /** @description One IVR menu with its steps. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -31199,6 +32961,18 @@ export interface operations {
                         data: components["schemas"]["Ivr"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -31284,7 +33058,10 @@ export interface operations {
     deleteIvr: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 ivr: string;
             };
@@ -31355,6 +33132,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -31400,7 +33191,10 @@ export interface operations {
     updateIvr: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 ivr: string;
             };
@@ -31555,6 +33349,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -31770,7 +33578,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: target. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 ivr: string;
             };
@@ -31781,6 +33592,7 @@ export interface operations {
             /** @description The steps of an IVR menu. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -31864,6 +33676,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -32131,7 +33955,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: target. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 ivr: string;
                 step: string;
@@ -32143,6 +33970,7 @@ export interface operations {
             /** @description One step of an IVR menu. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -32173,102 +34001,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteIvrStep: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                ivr: string;
-                step: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a step (soft; its key is free again). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -32358,10 +34094,134 @@ export interface operations {
             };
         };
     };
+    deleteIvrStep: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                ivr: string;
+                step: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a step (soft; its key is free again). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateIvrStep: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 ivr: string;
                 step: string;
@@ -32474,6 +34334,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -32664,7 +34538,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: used_by. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -32673,6 +34550,7 @@ export interface operations {
             /** @description Call flows of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -32798,6 +34676,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -33104,7 +34994,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: used_by. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 callFlow: string;
             };
@@ -33115,6 +35008,7 @@ export interface operations {
             /** @description One call flow. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -33186,6 +35080,18 @@ export interface operations {
                         data: components["schemas"]["CallFlow"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -33271,7 +35177,10 @@ export interface operations {
     deleteCallFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 callFlow: string;
             };
@@ -33342,6 +35251,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -33387,7 +35310,10 @@ export interface operations {
     updateCallFlow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 callFlow: string;
             };
@@ -33566,6 +35492,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -33796,7 +35736,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: members, members.user, members.extension, announcement, musicOnHold. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -33805,6 +35748,7 @@ export interface operations {
             /** @description Call queues of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -33908,6 +35852,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -34213,7 +36169,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: members, members.user, members.extension, announcement, musicOnHold. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 queue: string;
             };
@@ -34224,6 +36183,7 @@ export interface operations {
             /** @description One call queue. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -34273,6 +36233,18 @@ export interface operations {
                         data: components["schemas"]["Queue"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -34358,7 +36330,10 @@ export interface operations {
     deleteQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 queue: string;
             };
@@ -34429,6 +36404,20 @@ export interface operations {
                     "application/json": components["schemas"]["InUseError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -34474,7 +36463,10 @@ export interface operations {
     updateQueue: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 queue: string;
             };
@@ -34652,6 +36644,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -35156,7 +37162,10 @@ export interface operations {
                 /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
                 format?: "mermaid" | "svg";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 phoneNumber: string;
             };
@@ -35167,6 +37176,7 @@ export interface operations {
             /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -35228,6 +37238,18 @@ export interface operations {
                      */
                     "text/vnd.mermaid": string;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -35329,7 +37351,10 @@ export interface operations {
                 /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
                 format?: "mermaid" | "svg";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 callFlow: string;
             };
@@ -35340,6 +37365,7 @@ export interface operations {
             /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -35401,6 +37427,18 @@ export interface operations {
                      */
                     "text/vnd.mermaid": string;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -35502,7 +37540,10 @@ export interface operations {
                 /** @description svg: an SVG image rendered by the server (Graphviz); mermaid: Mermaid flowchart text, which Markdown on the forge renders. Without it the Accept header chooses (`image/svg+xml` or `text/vnd.mermaid`), and SVG when it admits both. */
                 format?: "mermaid" | "svg";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 ivr: string;
             };
@@ -35513,6 +37554,7 @@ export interface operations {
             /** @description The picture: SVG (`image/svg+xml`) or Mermaid (`text/vnd.mermaid; charset=utf-8`), by `format` or the Accept header. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -35574,6 +37616,18 @@ export interface operations {
                      */
                     "text/vnd.mermaid": string;
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -35675,7 +37729,13 @@ export interface operations {
                 /** @description 1: answer the files and the diff without pushing (200); 0 or absent: push (202). */
                 dry_run?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -35688,6 +37748,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35736,6 +37797,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35792,6 +37854,19 @@ export interface operations {
                     "application/json": components["schemas"]["ForbiddenError"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -35837,7 +37912,13 @@ export interface operations {
     rollbackConfiguration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /**
                  * @description The version number (1, 2, ...).
@@ -35856,6 +37937,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -35925,6 +38007,19 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -35970,7 +38065,10 @@ export interface operations {
     getConfigurationStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -35979,6 +38077,7 @@ export interface operations {
             /** @description Whether the PBX has unpushed changes. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -36002,6 +38101,18 @@ export interface operations {
                         data: components["schemas"]["ConfigurationStatus"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -36074,7 +38185,10 @@ export interface operations {
     getConfigurationPush: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The push’s id. */
                 push: string;
@@ -36086,6 +38200,7 @@ export interface operations {
             /** @description A push and its progress. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -36119,6 +38234,18 @@ export interface operations {
                         data: components["schemas"]["ConfigurationPush"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -36212,7 +38339,10 @@ export interface operations {
                 sort?: string;
                 "filter[status]"?: "queued" | "delivering" | "reloading" | "done" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -36221,6 +38351,7 @@ export interface operations {
             /** @description The versions of the PBX configuration. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -36373,6 +38504,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -36444,7 +38587,10 @@ export interface operations {
     getConfigurationVersion: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /**
                  * @description The version number (1, 2, ...).
@@ -36459,6 +38605,7 @@ export interface operations {
             /** @description A version with its files. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -36544,6 +38691,18 @@ export interface operations {
                         data: components["schemas"]["ConfigurationVersionDetail"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -36642,7 +38801,10 @@ export interface operations {
                 /** @description Soft-deleted companies: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -36654,6 +38816,7 @@ export interface operations {
             /** @description Companies of the PBX (legal employers). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -36742,6 +38905,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -37024,7 +39199,10 @@ export interface operations {
     getCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -37038,6 +39216,7 @@ export interface operations {
             /** @description One company. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -37073,104 +39252,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteCompany: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                /** @description company id (UUID) */
-                company: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a company (restorable). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -37260,10 +39345,136 @@ export interface operations {
             };
         };
     };
+    deleteCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                /** @description company id (UUID) */
+                company: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a company (restorable). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -37389,6 +39600,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -37584,7 +39809,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: company. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -37596,6 +39824,7 @@ export interface operations {
             /** @description Departments of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -37676,6 +39905,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -37929,7 +40170,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: company. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -37943,6 +40187,7 @@ export interface operations {
             /** @description One department. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -37970,104 +40215,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteDepartment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                /** @description department id (UUID) */
-                department: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a department (restorable). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -38157,10 +40308,136 @@ export interface operations {
             };
         };
     };
+    deleteDepartment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                /** @description department id (UUID) */
+                department: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a department (restorable). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateDepartment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -38257,6 +40534,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -38444,7 +40735,10 @@ export interface operations {
                 /** @description Soft-deleted employees: without (default), with, or only. */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -38456,6 +40750,7 @@ export interface operations {
             /** @description Employees of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -38536,6 +40831,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -38786,7 +41093,10 @@ export interface operations {
     getEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -38800,6 +41110,7 @@ export interface operations {
             /** @description One employee. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -38827,104 +41138,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteEmployee: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                /** @description employee id (UUID) */
-                employee: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete an employee (restorable); unlinks its user. */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -39014,10 +41231,136 @@ export interface operations {
             };
         };
     };
+    deleteEmployee: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                /** @description employee id (UUID) */
+                employee: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete an employee (restorable); unlinks its user. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateEmployee: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39115,6 +41458,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -39287,7 +41644,10 @@ export interface operations {
     getWorkforceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39299,6 +41659,7 @@ export interface operations {
             /** @description The workforce settings of the PBX. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -39319,6 +41680,18 @@ export interface operations {
                         data: components["schemas"]["WorkforceSettings"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -39404,7 +41777,10 @@ export interface operations {
     updateWorkforceSettings: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39497,6 +41873,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -39563,7 +41953,10 @@ export interface operations {
                 /** @description Soft-deleted rows: without (default), with, or only. Administrators and the PBX API key only (403 otherwise). */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39577,6 +41970,7 @@ export interface operations {
             /** @description An employee's contracts with their companies (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -39675,6 +42069,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -39976,7 +42382,10 @@ export interface operations {
     getUserCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -39990,6 +42399,7 @@ export interface operations {
             /** @description One contract (administrators, PBX API key). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -40035,104 +42445,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteUserCompany: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                /** @description The contract (user company) id. */
-                contract: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a contract (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -40222,10 +42538,136 @@ export interface operations {
             };
         };
     };
+    deleteUserCompany: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                /** @description The contract (user company) id. */
+                contract: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a contract (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateUserCompany: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -40368,6 +42810,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -40569,7 +43025,10 @@ export interface operations {
                 /** @description Soft-deleted rows: without (default), with, or only. Administrators and the PBX API key only (403 otherwise). */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -40581,6 +43040,7 @@ export interface operations {
             /** @description Work shifts of the PBX (any user of the PBX may read them). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -40665,6 +43125,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -40930,7 +43402,10 @@ export interface operations {
     getWorkShift: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -40943,6 +43418,7 @@ export interface operations {
             /** @description One work shift. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -40974,103 +43450,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteWorkShift: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                work_shift: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a work shift (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -41160,10 +43543,135 @@ export interface operations {
             };
         };
     };
+    deleteWorkShift: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                work_shift: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a work shift (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateWorkShift: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -41271,6 +43779,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -41467,7 +43989,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: work_shift. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -41481,6 +44006,7 @@ export interface operations {
             /** @description An employee's work shift assignments (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -41560,6 +44086,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -41821,7 +44359,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: work_shift. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -41834,6 +44375,7 @@ export interface operations {
             /** @description One work shift assignment (administrators, PBX API key). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -41860,103 +44402,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteWorkShiftAssignment: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                assignment: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a work shift assignment (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -42046,10 +44495,135 @@ export interface operations {
             };
         };
     };
+    deleteWorkShiftAssignment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                assignment: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a work shift assignment (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateWorkShiftAssignment: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -42152,6 +44726,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -42336,7 +44924,10 @@ export interface operations {
                 /** @description Soft-deleted rows: without (default), with, or only. Administrators and the PBX API key only (403 otherwise). */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -42348,6 +44939,7 @@ export interface operations {
             /** @description The tenant's own holidays (any user of the PBX may read them). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -42428,6 +45020,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -42686,7 +45290,10 @@ export interface operations {
     getHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -42699,6 +45306,7 @@ export interface operations {
             /** @description One of the tenant's holidays. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -42726,103 +45334,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteHoliday: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                holiday: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete a holiday (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -42912,10 +45427,135 @@ export interface operations {
             };
         };
     };
+    deleteHoliday: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                holiday: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete a holiday (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateHoliday: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43019,6 +45659,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -43203,7 +45857,10 @@ export interface operations {
                 /** @description A company of the PBX: its country and region decide the public holidays. */
                 "filter[company_id]": string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43215,6 +45872,7 @@ export interface operations {
             /** @description A company's days off over a range: public holidays and the tenant's own. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -43238,6 +45896,18 @@ export interface operations {
                         data: components["schemas"]["PublicHoliday"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -43334,7 +46004,10 @@ export interface operations {
                  */
                 "filter[to]": string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43348,6 +46021,7 @@ export interface operations {
             /** @description Every day of the range, `YYYY-MM-DD` -> seconds (never negative). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -43365,6 +46039,18 @@ export interface operations {
                         [key: string]: number;
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -43473,7 +46159,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: next_availability. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43487,6 +46176,7 @@ export interface operations {
             /** @description An employee's absence and home-office requests (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -43613,6 +46303,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -43963,7 +46665,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: next_availability. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -43975,6 +46680,7 @@ export interface operations {
             /** @description Absence requests across the PBX: for validators and administrators (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -44102,6 +46808,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Missing or invalid token */
             401: {
                 headers: {
@@ -44186,7 +46904,10 @@ export interface operations {
     getAbsenceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44200,6 +46921,7 @@ export interface operations {
             /** @description One absence request, with its next availability. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -44272,6 +46994,18 @@ export interface operations {
                         data: components["schemas"]["AbsenceRequest"];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -44357,7 +47091,13 @@ export interface operations {
     approveAbsenceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44375,6 +47115,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44481,6 +47222,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -44528,7 +47282,13 @@ export interface operations {
     rejectAbsenceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44546,6 +47306,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44652,6 +47413,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -44699,7 +47473,13 @@ export interface operations {
     cancelAbsenceRequest: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes a retry safe (IETF httpapi draft): within 24 hours a request with the same key and the same method, path, parameters and body gets the first answer again (header `Idempotent-Replayed: true`) and changes nothing; the same key with another request is 422, and 409 while the first is still running. Keys are the caller’s own (its user, or its API key). Only successful answers are kept: after an error the key is free for the corrected retry.
+                 * @example 8e03978e-40d5-43e8-bc93-6894a57f9324
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -44717,6 +47497,7 @@ export interface operations {
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -44823,6 +47604,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description A request with the same Idempotency-Key is still running (`{message}`): retry shortly. */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -45061,7 +47855,10 @@ export interface operations {
     getNextAvailability: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The employee (not the user) id. */
                 employee_id: string;
@@ -45073,6 +47870,7 @@ export interface operations {
             /** @description When an employee is next at work, from today. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -45122,6 +47920,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -45230,7 +48040,10 @@ export interface operations {
                 /** @description Comma-separated relations to embed. Allowed: next_availability. */
                 include?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -45244,6 +48057,7 @@ export interface operations {
             /** @description An employee's home-office rows (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -45370,6 +48184,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -45700,7 +48526,10 @@ export interface operations {
                  */
                 "filter[to]"?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -45712,6 +48541,7 @@ export interface operations {
             /** @description The company home-office calendar (a flat array, no pagination). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -45759,6 +48589,18 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["HomeOfficeCalendarEntry"][];
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -45857,7 +48699,10 @@ export interface operations {
                 /** @description Soft-deleted rows: without (default), with, or only. Administrators and the PBX API key only (403 otherwise). */
                 "filter[trashed]"?: "without" | "with" | "only";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -45869,6 +48714,7 @@ export interface operations {
             /** @description Absence types of the PBX (any user of the PBX may read them). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -45947,6 +48793,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -46194,7 +49052,10 @@ export interface operations {
     getAbsenceType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -46208,6 +49069,7 @@ export interface operations {
             /** @description One absence type. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -46233,104 +49095,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteAbsenceType: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                /** @description The absence type id. */
-                absence_type: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: soft-delete an absence type (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -46420,10 +49188,136 @@ export interface operations {
             };
         };
     };
+    deleteAbsenceType: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                /** @description The absence type id. */
+                absence_type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: soft-delete an absence type (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateAbsenceType: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -46519,6 +49413,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -46700,7 +49608,10 @@ export interface operations {
                 /** @description Templates in this status. */
                 "filter[status]"?: "active" | "paused" | "completed" | "failed";
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -46709,6 +49620,7 @@ export interface operations {
             /** @description The PBX’s recurring transactions. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -46799,6 +49711,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -47061,7 +49985,10 @@ export interface operations {
     getRecurringTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The recurring transaction id. */
                 id: string;
@@ -47073,6 +50000,7 @@ export interface operations {
             /** @description One recurring transaction. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -47106,102 +50034,10 @@ export interface operations {
                     "application/json": components["schemas"]["RecurringTransaction"];
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteRecurringTransaction: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The recurring transaction id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a recurring transaction (soft). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -47291,10 +50127,134 @@ export interface operations {
             };
         };
     };
+    deleteRecurringTransaction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The recurring transaction id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a recurring transaction (soft). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateRecurringTransaction: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The recurring transaction id. */
                 id: string;
@@ -47406,6 +50366,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -47711,7 +50685,10 @@ export interface operations {
     listPlanningStatuses: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -47723,6 +50700,7 @@ export interface operations {
             /** @description Planning statuses of the PBX (any user of the PBX may read them). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -47748,6 +50726,18 @@ export interface operations {
                         data: components["schemas"]["PlanningStatus"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -47994,7 +50984,10 @@ export interface operations {
     getPlanningStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -48007,6 +51000,7 @@ export interface operations {
             /** @description One planning status. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -48031,103 +51025,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deletePlanningStatus: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                status: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a planning status and its sub-statuses (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -48217,10 +51118,135 @@ export interface operations {
             };
         };
     };
+    deletePlanningStatus: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                status: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a planning status and its sub-statuses (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updatePlanningStatus: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -48311,6 +51337,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -48366,7 +51406,10 @@ export interface operations {
                 sort?: string;
                 "filter[isActive]"?: boolean;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -48378,6 +51421,7 @@ export interface operations {
             /** @description Shift schedules of the PBX (paginated). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -48518,6 +51562,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -48871,7 +51927,10 @@ export interface operations {
     getSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -48884,6 +51943,7 @@ export interface operations {
             /** @description One shift schedule, relations resolved. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -48967,103 +52027,10 @@ export interface operations {
                     "application/json": components["schemas"]["Schedule"];
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deleteSchedule: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                schedule: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: delete a shift schedule (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -49153,10 +52120,135 @@ export interface operations {
             };
         };
     };
+    deleteSchedule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                schedule: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: delete a shift schedule (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updateSchedule: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -49348,6 +52440,20 @@ export interface operations {
                     "application/json": components["schemas"]["NotFoundError"];
                 };
             };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
             /** @description A parameter is invalid */
             422: {
                 headers: {
@@ -49393,7 +52499,10 @@ export interface operations {
     listScheduleEmployees: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -49406,6 +52515,7 @@ export interface operations {
             /** @description The employees a schedule may assign, ordered by name. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -49429,6 +52539,18 @@ export interface operations {
                         data: components["schemas"]["AssignableEmployee"][];
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -49520,7 +52642,10 @@ export interface operations {
                  */
                 week?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -49533,6 +52658,7 @@ export interface operations {
             /** @description A schedule's week grid: each day's slots and the entries booked in them. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -49707,6 +52833,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {
@@ -49988,7 +53126,10 @@ export interface operations {
     getPlanningEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -50002,6 +53143,7 @@ export interface operations {
             /** @description One planning entry of a schedule. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -50038,104 +53180,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Missing or invalid token */
-            401: {
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
                 headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedError"];
-                };
-            };
-            /** @description Not allowed */
-            403: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenError"];
-                };
-            };
-            /** @description Not found, or belongs to another user or tenant */
-            404: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundError"];
-                };
-            };
-            /** @description A parameter is invalid */
-            422: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ValidationError"];
-                };
-            };
-            /** @description Too many requests: wait `Retry-After` seconds. */
-            429: {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["MessageError"];
-                };
-            };
-            /** @description Unexpected server error; exception, file and line outside production only */
-            "5XX": {
-                headers: {
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-        };
-    };
-    deletePlanningEntry: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The caller's PBX; any other is refused with 403. */
-                pbx_id: string;
-                schedule: string;
-                entry: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done; no content: unbook a planning entry (administrators, PBX API key). */
-            204: {
-                headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -50225,10 +53273,136 @@ export interface operations {
             };
         };
     };
+    deletePlanningEntry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The caller's PBX; any other is refused with 403. */
+                pbx_id: string;
+                schedule: string;
+                entry: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done; no content: unbook a planning entry (administrators, PBX API key). */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid token */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedError"];
+                };
+            };
+            /** @description Not allowed */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenError"];
+                };
+            };
+            /** @description Not found, or belongs to another user or tenant */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description A parameter is invalid */
+            422: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationError"];
+                };
+            };
+            /** @description Too many requests: wait `Retry-After` seconds. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
+                };
+            };
+            /** @description Unexpected server error; exception, file and line outside production only */
+            "5XX": {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     updatePlanningEntry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Change only if the resource is still as the client read it: the ETag of its read (the GET of this path or of the resource this action is on, without query parameters). A stale tag answers 412 and changes nothing; `*` asks only that the resource exists. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description The caller's PBX; any other is refused with 403. */
                 pbx_id: string;
@@ -50332,6 +53506,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["NotFoundError"];
+                };
+            };
+            /** @description If-Match named no current ETag of the resource: nothing was changed; `ETag` is the current one (`{message}`). */
+            412: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageError"];
                 };
             };
             /** @description A parameter is invalid */
@@ -50744,7 +53932,10 @@ export interface operations {
                 /** @description Events at or before this UTC date (the whole day) or ISO 8601 time; not before `filter[from]`. */
                 "filter[to]"?: string;
             };
-            header?: never;
+            header?: {
+                /** @description ETags of copies the client holds: 304 without a body when the current one is among them (`*` for any). */
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -50753,6 +53944,7 @@ export interface operations {
             /** @description The PBX's audit trail, newest first (administrators). */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -50838,6 +54030,18 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not modified: the copy named in If-None-Match is current; no body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Missing or invalid token */
             401: {

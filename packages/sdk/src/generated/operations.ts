@@ -2,19 +2,22 @@
  * The pbx-api OpenAPI document as TypeScript types (openapi-typescript). Generated: do not edit;
  * run `npm run sdk:generate` after changing the API.
  */
-/** POST paths that take an Idempotency-Key (the creates, and POST /calls/new): the client sends them one. */
-export const CREATING_POSTS: ReadonlySet<string> = new Set([
+/** POST paths that take an Idempotency-Key (every create, and the other POSTs safe to retry): the client sends them one. */
+export const KEYED_POSTS: ReadonlySet<string> = new Set([
   "/call-flows",
   "/caller-identities",
   "/calls/new",
   "/contact-groups",
   "/contacts",
   "/contacts/imports",
+  "/contacts/imports/{id}/confirm",
   "/events/tickets",
   "/extensions",
   "/integrations/api-keys",
   "/ivrs",
   "/ivrs/{ivr}/steps",
+  "/pbx/configuration/push",
+  "/pbx/configuration/versions/{version}/rollback",
   "/phone-numbers",
   "/queues",
   "/recurring-transactions",
@@ -28,6 +31,10 @@ export const CREATING_POSTS: ReadonlySet<string> = new Set([
   "/users/{user}/twinnings",
   "/users/{user}/user-groups",
   "/webhook-subscriptions",
+  "/webhooks/signing-secret/rotate",
+  "/{pbx_id}/absence-requests/{absence_request}/approve",
+  "/{pbx_id}/absence-requests/{absence_request}/cancel",
+  "/{pbx_id}/absence-requests/{absence_request}/reject",
   "/{pbx_id}/absence-requests/{absence_request}/removal",
   "/{pbx_id}/absence-types",
   "/{pbx_id}/companies",
