@@ -24,6 +24,8 @@ describe('no operation with a path id crosses tenants', () => {
   let a: DemoTenant;
   let b: DemoTenant;
   let aAdminToken: string;
+  /** A's push devices are their owner's alone (`/user/devices/…` acts for the caller): the demo device's owner reads it. */
+  let aDeviceOwnerToken: string;
   let aValuesFor: (path: string, name: string) => string | undefined;
 
   beforeAll(async () => {
@@ -35,6 +37,8 @@ describe('no operation with a path id crosses tenants', () => {
     base = new URL(document.servers[0].url).pathname;
 
     ({ adminToken: aAdminToken, valueFor: aValuesFor } = await tenantAFixture(t, a, base));
+    const device = await t.ctx.db.selectFrom('push_devices').select('user_id').where('id', '=', String(a.samples.push_device)).executeTakeFirstOrThrow();
+    aDeviceOwnerToken = await issueUserToken(t.ctx.db, t.ctx.clock, { id: device.user_id, pbx_id: a.pbx_id }, { name: 'test', ttlSeconds: 3600 });
   });
   afterAll(async () => {
     await t.close();
@@ -128,7 +132,8 @@ describe('no operation with a path id crosses tenants', () => {
     for (const { method, path, operation } of operations()) {
       if (method !== 'GET' || stateful.includes(path)) continue;
       const accepts = (scheme: string) => operation.security!.some((requirement) => scheme in requirement);
-      const authorization = accepts('bearerAuth') ? `Bearer ${aAdminToken}` : accepts('ApiKeyAuth') ? a.internal_api_key : `Bearer ${a.pbx_api_key}`;
+      const token = path.startsWith('/user/devices') ? aDeviceOwnerToken : aAdminToken;
+      const authorization = accepts('bearerAuth') ? `Bearer ${token}` : accepts('ApiKeyAuth') ? a.internal_api_key : `Bearer ${a.pbx_api_key}`;
       let url = path;
       for (const param of (operation.parameters ?? []).filter((p) => p.in === 'path'))
         url = url.replace(`{${param.name}}`, encodeURIComponent((param.name === 'pbx_id' ? a.pbx_id : aValuesFor(path, param.name)) ?? ''));

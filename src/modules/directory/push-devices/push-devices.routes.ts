@@ -6,7 +6,15 @@ import { operationRoutes } from '../../../http/resource-routes.js';
 import { PUSH_DEVICES_DOCS } from './push-devices.docs.js';
 import { presentPushDevice } from './push-devices.presenter.js';
 import { PushDevicesService } from './push-devices.service.js';
-import { DeviceListQuery, DeviceListResponse, DeviceParams, DeviceResponse, PushDevice, RegisterDeviceBody } from './push-devices.schemas.js';
+import {
+  DeviceListQuery,
+  DeviceListResponse,
+  DeviceParams,
+  DeviceReadResponse,
+  DeviceResponse,
+  PushDevice,
+  RegisterDeviceBody,
+} from './push-devices.schemas.js';
 
 /** A user's own app installations: user tokens only. */
 const AUTH = { user: true } as const;
@@ -54,7 +62,7 @@ export async function pushDeviceRoutes(app: FastifyInstance, { ctx }: { ctx: App
     auth: AUTH,
     operationId: 'getDevice',
     params: DeviceParams,
-    response: { 200: DeviceResponse },
+    response: { 200: DeviceReadResponse },
     handle: async ({ tenant, user, params }) => ({
       message: 'Device retrieved successfully.',
       device: presentPushDevice(await service.get(tenant, user.userId, params.device)),

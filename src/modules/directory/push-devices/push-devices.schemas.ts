@@ -68,3 +68,8 @@ export const DeviceListResponse = Type.Object({
   total: Type.Integer({ minimum: 0, examples: [1] }),
 });
 export const DeviceResponse = Type.Object({ message: Type.String(), device: Type.Ref(PushDevice) });
+/** The read of one device: the writes' `{message, device}`, its message stated here (the writes' come from the OpenAPI document's answer messages). */
+export const DeviceReadResponse = Type.Object({
+  message: Type.String({ examples: ['Device retrieved successfully.'] }),
+  device: Type.Ref(PushDevice),
+});
