@@ -22117,7 +22117,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "message": "Device retrieved successfully.",
+                     *       "device": {
+                     *         "id": "6f1d2c3b-8a4e-4f5d-9c6b-7a8e9f0d1c2b",
+                     *         "name": "Luc's iPhone",
+                     *         "user_id": "cc54d4ae-8057-438f-8cd8-f22406bd64cd",
+                     *         "twinning_id": "b80a7fe3-cc8b-4bf5-91fa-a7bf643b5c12",
+                     *         "type": "ios",
+                     *         "token": "8f3b2c1d0e9a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c",
+                     *         "is_active": true,
+                     *         "last_used_at": "2026-11-24T09:12:40.000Z",
+                     *         "created_at": "2026-11-23T08:30:00.000Z",
+                     *         "updated_at": "2026-11-24T09:12:40.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @example Device retrieved successfully. */
                         message: string;
                         device: components["schemas"]["PushDevice"];
                     };
