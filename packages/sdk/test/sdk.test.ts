@@ -125,6 +125,12 @@ describe('the SDK against a started server', () => {
       expect(again?.data.id).toBe(first?.data.id);
       const groups = await api.get('/contact-groups', { params: { query: { search: 'Suppliers' } } });
       expect(groups?.data.filter((g) => g.name === 'Suppliers')).toHaveLength(1);
+      // Through openapi-fetch's own client: the replay says so; the key with another body is a typed 422.
+      const raw = await api.client.POST('/contact-groups', { body: { name: 'Suppliers' }, params: { header: { 'Idempotency-Key': key } } });
+      expect(raw.response.headers.get('idempotent-replayed')).toBe('true');
+      const reused = await api.post('/contact-groups', { body: { name: 'Vendors' }, idempotencyKey: key }).catch((e: unknown) => e);
+      expect(reused).toBeInstanceOf(ValidationFailed);
+      expect(Object.keys((reused as ValidationFailed).errors)).toEqual(['Idempotency-Key']);
     });
 
     it('updates with If-Match: the current ETag applies, a stale one is PreconditionFailed with the current ETag', async () => {
