@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import { seedDemo } from '../../src/demo-seed.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { seedDemo, type DemoTenant } from '../../src/demo-seed.js';
 import { issueUserToken } from '../../src/platform/auth/tokens.js';
 import { useTestApp } from '../helpers.js';
 
@@ -15,9 +15,13 @@ const END = '<!-- /route-diagram -->';
 const t = useTestApp({ env: { JOB_WORKER: 'false', AMI_EVENTS: 'false' } });
 
 describe("README's routing picture", () => {
+  let acme: DemoTenant;
+  // The whole demo, as the README's readers seed it: slow on a busy PostgreSQL.
+  beforeAll(async () => {
+    acme = (await seedDemo(t.ctx)).seed.tenants[0];
+  }, 120_000);
+
   it("is the demo main number's Mermaid as the API draws it", async () => {
-    const { seed } = await seedDemo(t.ctx);
-    const acme = seed.tenants[0];
     const token = await issueUserToken(t.ctx.db, t.ctx.clock, { id: acme.admin.id, pbx_id: acme.pbx_id }, { name: 'readme', ttlSeconds: 600 });
     const response = await t.app.inject({
       method: 'GET',

@@ -30,7 +30,7 @@ browserSuite('routing diagrams in headless Chromium', () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     browser = await Browser.launch();
     page = await browser.newPage(1400, 1300);
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await browser?.close();
     await t?.close();

@@ -4,7 +4,8 @@ import type { AppContext } from '../../../platform/context.js';
 import { NotFound, ValidationFailed } from '../../../platform/errors.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { findPhoneNumber, sipDevicesOfExtensions, sipDevicesOfUsers, twinningsOfUsers } from '../../directory/index.js';
-import { loadRoutingGraph, type RoutingGraph } from '../graph/model.js';
+import { routingCache } from '../graph/cache.js';
+import type { RoutingGraph } from '../graph/model.js';
 import { DiagramBuilder, type Diagram, type RungDevices } from './diagram.js';
 import { highlightPath, type PathStep } from './highlight.js';
 import { toDot, toMermaid } from './render.js';
@@ -73,21 +74,21 @@ export class DiagramService {
   async ofNumber(tenant: Tenant, id: string): Promise<Diagram> {
     const number = await findPhoneNumber(this.ctx.db, tenant, id);
     if (!number) throw new NotFound('Phone number not found.');
-    const graph = await loadRoutingGraph(this.ctx.db, tenant);
+    const graph = await this.graph(tenant);
     const builder = new DiagramBuilder(graph);
     builder.number(number);
     return this.finish(tenant, builder, `Route of ${number.number}${number.label ? ` (${number.label})` : ''}`);
   }
 
   async ofCallFlow(tenant: Tenant, id: string): Promise<Diagram> {
-    const graph = await loadRoutingGraph(this.ctx.db, tenant);
+    const graph = await this.graph(tenant);
     const builder = new DiagramBuilder(graph);
     if (!builder.start('call_flow', id)) throw new NotFound('Call flow not found.');
     return this.finish(tenant, builder, `Call flow: ${graph.flows.get(id)!.name}`);
   }
 
   async ofIvr(tenant: Tenant, id: string): Promise<Diagram> {
-    const graph = await loadRoutingGraph(this.ctx.db, tenant);
+    const graph = await this.graph(tenant);
     const builder = new DiagramBuilder(graph);
     if (!builder.start('ivr', id)) throw new NotFound('IVR not found.');
     return this.finish(tenant, builder, `IVR menu: ${graph.ivrs.get(id)!.name}`);
@@ -125,6 +126,11 @@ export class DiagramService {
         `This picture has ${diagram.nodes.length} boxes; the server draws at most ${MAX_SVG_BOXES} as SVG. Ask for mermaid, or for the picture of one call flow or IVR.`,
       );
     return renderSvg(toDot(diagram));
+  }
+
+  /** The tenant's routing graph as the simulator and validation read it (cached per routing version). */
+  private async graph(tenant: Tenant): Promise<RoutingGraph> {
+    return (await routingCache(this.ctx.db).current(this.ctx.db, tenant)).graph;
   }
 
   private async finish(tenant: Tenant, builder: DiagramBuilder, title: string): Promise<Diagram> {

@@ -74,7 +74,7 @@ describe('routing diagrams', () => {
     member = await token(acme, acme.users.find((user) => user.id !== acme.admin.id)!.id);
     stranger = await token(other, other.admin.id);
     mainLine = String(acme.samples.routed_number);
-  });
+  }, 120_000);
 
   it("draws the demo's main number as SVG that parses and names every node of its route", async () => {
     const response = await get(`/phone-numbers/${mainLine}/route-diagram`, admin);
