@@ -127,7 +127,7 @@ export function finishDocument<T extends Json>(document: T, contact: { name: str
     tags?: unknown;
     servers?: Array<{ url: string }>;
   };
-  doc.components = { ...(doc.components ?? {}), headers: { ...((doc.components?.headers as Json | undefined) ?? {}), ...RESPONSE_HEADERS } };
+  doc.components = { ...(doc.components ?? {}), headers: { ...(doc.components?.headers ?? {}), ...RESPONSE_HEADERS } };
   doc.info = { ...(doc.info ?? {}), contact };
   const schemas = doc.components.schemas ?? {};
   const ids = idsOf(schemas);
