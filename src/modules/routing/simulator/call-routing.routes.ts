@@ -19,6 +19,8 @@ export async function callRoutingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   route('/call-routing/validate', {
     method: 'POST',
     auth: ROUTING_READ,
+    // Both answer from what they read and write nothing: the tenant's cached tokens and profiles stay.
+    config: { keepsCaches: true },
     operationId: 'validateCallRouting',
     response: { 200: DataEnvelope(Type.Ref(RoutingValidation)) },
     handle: async ({ tenant }) => ({ data: await service.validate(tenant) }),
@@ -26,6 +28,7 @@ export async function callRoutingRoutes(app: FastifyInstance, { ctx }: { ctx: Ap
   route('/call-routing/simulate', {
     method: 'POST',
     auth: ROUTING_READ,
+    config: { keepsCaches: true },
     operationId: 'simulateCallRouting',
     body: SimulateBody,
     response: { 200: DataEnvelope(Type.Ref(Simulation)) },
