@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
+import { reusableQuery } from '../../../db/reusable-query.js';
 import type { DB } from '../../../db/schema.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import { numberDestinations } from '../../directory/index.js';
@@ -26,6 +27,9 @@ interface Entry {
   problems?: RoutingProblem[];
 }
 
+/** Read on every request of validation and simulation: compiled once per database. */
+const versionOf = reusableQuery((db, pbxId: string) => db.selectFrom('routing_versions').select('version').where('pbx_id', '=', pbxId));
+
 /** Tenants whose routing one process keeps (the latest version each); a large tenant's graph is a few MB. */
 const MAX_TENANTS = 32;
 
@@ -41,7 +45,7 @@ export class RoutingCache {
 
   /** The tenant's current routing version; null when it has none (then nothing is cached). */
   async version(db: Kysely<DB>, tenant: Tenant): Promise<bigint | null> {
-    const row = await db.selectFrom('routing_versions').select('version').where('pbx_id', '=', tenant.pbxId).executeTakeFirst();
+    const [row] = await versionOf(db, tenant.pbxId);
     return row ? BigInt(row.version) : null;
   }
 
