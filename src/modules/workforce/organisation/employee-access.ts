@@ -6,6 +6,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { DB } from '../../../db/schema.js';
 import type { DialectName } from '../../../db/database.js';
+import { reusableQuery } from '../../../db/reusable-query.js';
 import { isAdmin, type Principal } from '../../../platform/auth/principal.js';
 import type { AppContext } from '../../../platform/context.js';
 import { Forbidden, NotFound } from '../../../platform/errors.js';
@@ -33,10 +34,13 @@ function linkedEmployee(db: Executor, tenant: Tenant, userId: string) {
     .where('employees.deleted_at', 'is', null);
 }
 
+/** `linkedEmployee`'s row, compiled once per database: every workforce read of a plain user asks it. */
+const linkedEmployeeRow = reusableQuery((db, pbxId: string, userId: string) => linkedEmployee(db, { pbxId }, userId).selectAll('employees'));
+
 /** The live employee record a user token's user is linked to, if any (one query). */
 export async function callerEmployee(db: Kysely<DB>, tenant: Tenant, principal: Principal): Promise<EmployeeRow | undefined> {
   if (principal.kind !== 'user') return undefined;
-  return linkedEmployee(db, tenant, principal.userId).selectAll('employees').executeTakeFirst();
+  return (await linkedEmployeeRow(db, tenant.pbxId, principal.userId))[0];
 }
 
 /**

@@ -8,6 +8,7 @@ import { employeeExtIdOf, linkedEmployeeId } from '../../organisation/index.js';
 import { whereVisibleTo } from './absence-request.policy.js';
 import type { AbsenceRequestTable, AbsenceRequestValidatorTable, StoredAbsenceStatus, StoredAbsenceType, ValidatorStatus } from '../absences.tables.js';
 import type { Executor } from '../../../../db/database.js';
+import { shapedQuery } from '../../../../db/reusable-query.js';
 
 export type AbsenceTableRow = Selectable<AbsenceRequestTable>;
 /** A ledger row with its employee's external id, as every answer shows it. */
@@ -182,11 +183,14 @@ export function pendingRemovalOf(db: Executor, tenant: Tenant, requestId: string
     .executeTakeFirst();
 }
 
+/** `rowsOverlapping`'s statement by its number of statuses, compiled once per database (every required work time and absence amount reads it). */
+const overlappingRows = shapedQuery<AbsenceTableRow>();
+
 /**
  * An employee's rows of some statuses overlapping `from`..`to`, removal rows and balance
  * adjustments left out (they hold no days of their own), in order of their first day.
  */
-export function rowsOverlapping(
+export async function rowsOverlapping(
   db: Executor,
   tenant: Tenant,
   employeeId: string,
@@ -194,19 +198,26 @@ export function rowsOverlapping(
   to: CalendarDay,
   statuses: StoredAbsenceStatus[],
 ): Promise<AbsenceTableRow[]> {
-  return db
-    .selectFrom('absence_requests')
-    .selectAll()
-    .where('pbx_id', '=', tenant.pbxId)
-    .where('employee_id', '=', employeeId)
-    .where('status', 'in', statuses)
-    .where('sub_type', 'is', null)
-    .where('adjustment', 'is', null)
-    .where('end_day', '>=', from)
-    .where('start_day', '<=', to)
-    .orderBy('start_day')
-    .orderBy('id')
-    .execute();
+  const values: Record<string, unknown> = { pbxId: tenant.pbxId, employeeId, from, to };
+  statuses.forEach((status, i) => (values[`status${i}`] = status));
+  return overlappingRows(db, statuses.length.toString(), values, (p) =>
+    db
+      .selectFrom('absence_requests')
+      .selectAll()
+      .where('pbx_id', '=', p<string>('pbxId'))
+      .where('employee_id', '=', p<string>('employeeId'))
+      .where(
+        'status',
+        'in',
+        statuses.map((_, i) => p<StoredAbsenceStatus>(`status${i}`)),
+      )
+      .where('sub_type', 'is', null)
+      .where('adjustment', 'is', null)
+      .where('end_day', '>=', p<CalendarDay>('from'))
+      .where('start_day', '<=', p<CalendarDay>('to'))
+      .orderBy('start_day')
+      .orderBy('id'),
+  );
 }
 
 /** Every validator entry of the requests, in order, by request. */

@@ -5,6 +5,7 @@ import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js'
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CompanyTable } from '../organisation.tables.js';
 import type { Executor } from '../../../../db/database.js';
+import { shapedQuery } from '../../../../db/reusable-query.js';
 
 export type CompanyRow = Selectable<CompanyTable>;
 
@@ -51,10 +52,25 @@ export function companyLocations(db: Executor, tenant: Tenant) {
   return db.selectFrom('companies').select(['companies.id', 'companies.country_cc', 'companies.region']).where('companies.pbx_id', '=', tenant.pbxId);
 }
 
+/** `companiesByIds`'s statement by its number of ids, compiled once per database (every list of contracts presents their companies). */
+const companiesIn = shapedQuery<CompanyRow>();
+
 export async function companiesByIds(db: Executor, tenant: Tenant, ids: Iterable<string | null>): Promise<Map<string, CompanyRow>> {
   const wanted = [...new Set(ids)].filter((id): id is string => id !== null);
   if (wanted.length === 0) return new Map();
-  const rows = await db.selectFrom('companies').selectAll().where('pbx_id', '=', tenant.pbxId).where('id', 'in', wanted).execute();
+  const values: Record<string, unknown> = { pbxId: tenant.pbxId };
+  wanted.forEach((id, i) => (values[`id${i}`] = id));
+  const rows = await companiesIn(db, wanted.length.toString(), values, (p) =>
+    db
+      .selectFrom('companies')
+      .selectAll()
+      .where('pbx_id', '=', p<string>('pbxId'))
+      .where(
+        'id',
+        'in',
+        wanted.map((_, i) => p<string>(`id${i}`)),
+      ),
+  );
   return new Map(rows.map((row) => [row.id, row]));
 }
 

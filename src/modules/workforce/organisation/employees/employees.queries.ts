@@ -5,6 +5,7 @@ import { trashedScope, type TrashedFilter } from '../../../../db/soft-delete.js'
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { EmployeeTable } from '../organisation.tables.js';
 import type { Executor } from '../../../../db/database.js';
+import { reusableQuery } from '../../../../db/reusable-query.js';
 
 /** An employee with the live user linked to it (`users.employee_id`), if any. */
 export type EmployeeRow = Selectable<EmployeeTable> & { user_id: string | null };
@@ -58,7 +59,13 @@ export function listEmployees(db: Executor, tenant: Tenant, filters: EmployeeFil
   return employeePage(db, { pbxId: tenant.pbxId, ...others, words: wordPatterns(search) }, sort, page);
 }
 
-export function findEmployee(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
+/** `findEmployee` of a live employee, compiled once per database (every administrator's read of an employee asks it). */
+const liveEmployee = reusableQuery((db, pbxId: string, id: string) =>
+  employeesOf(db, { pbxId, trashed: 'without' }).selectAll('employees').select('users.id as user_id').where('employees.id', '=', id),
+);
+
+export async function findEmployee(db: Executor, tenant: Tenant, id: string, trashed: TrashedFilter = 'without'): Promise<EmployeeRow | undefined> {
+  if (trashed === 'without') return (await liveEmployee(db, tenant.pbxId, id))[0];
   return employeesOf(db, { pbxId: tenant.pbxId, trashed })
     .selectAll('employees')
     .select('users.id as user_id')

@@ -3,10 +3,14 @@ import type { PbxTable } from '../../../../db/schema.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import type { NameOrder } from '../full-name.js';
 import type { Executor } from '../../../../db/database.js';
+import { reusableQuery } from '../../../../db/reusable-query.js';
+
+/** Compiled once per database: the tenant's today (its time zone) is read on most workforce requests. */
+const settingsOf = reusableQuery((db, pbxId: string) => db.selectFrom('pbxes').select(['name_order', 'half_day_split', 'timezone']).where('id', '=', pbxId));
 
 /** The workforce's settings of a tenant, kept on its PBX row. */
-export function findSettings(db: Executor, tenant: Tenant) {
-  return db.selectFrom('pbxes').select(['name_order', 'half_day_split', 'timezone']).where('id', '=', tenant.pbxId).executeTakeFirst();
+export async function findSettings(db: Executor, tenant: Tenant) {
+  return (await settingsOf(db, tenant.pbxId))[0];
 }
 export type SettingsRow = NonNullable<Awaited<ReturnType<typeof findSettings>>>;
 

@@ -8,6 +8,7 @@ import { companyLocations, employeeExtIdOf, liveEmployeeNames } from '../../orga
 import { tenantHolidaysWithin, type CalendarCompany, type TenantHolidayRow } from '../holidays/holiday-calendar.js';
 import type { EmployeeContractTable } from '../time.tables.js';
 import type { Executor } from '../../../../db/database.js';
+import { reusableQuery } from '../../../../db/reusable-query.js';
 
 export type ContractTableRow = Selectable<EmployeeContractTable>;
 /** A contract with its employee's external id, as every answer shows it. */
@@ -101,14 +102,12 @@ export function tenantContractsActiveOn(db: Executor, tenant: Tenant, today: Cal
  * The contract shown as main when no `filter[active]` is asked: the one active today; among
  * several, the stored main one, else the earliest started.
  */
+const mainContractIdOn = reusableQuery((db, pbxId: string, employeeId: string, today: string) =>
+  contractsOf(db, { pbxId, employeeId, active: true, today }).select('id').orderBy('main_company', 'desc').orderBy('contract_start').orderBy('id').limit(1),
+);
+
 export async function currentMainContractId(db: Kysely<DB>, tenant: Tenant, employeeId: string, today: CalendarDay): Promise<string | null> {
-  const row = await contractsOf(db, { pbxId: tenant.pbxId, employeeId, active: true, today })
-    .select('id')
-    .orderBy('main_company', 'desc')
-    .orderBy('contract_start')
-    .orderBy('id')
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await mainContractIdOn(db, tenant.pbxId, employeeId, today);
   return row?.id ?? null;
 }
 
@@ -140,22 +139,12 @@ export function contractsOverlapping(db: Executor, tenant: Tenant, employeeId: s
     .execute();
 }
 
-/**
- * `contractsOverlapping` with where each contract's company is (`companyLocations`: null for a
- * contract without one, or naming none of the tenant's) and the tenant's own holidays of `from`..`to`
- * that apply to it (its company's and those for every company), in one statement.
- */
-export async function contractsOverlappingWithCompany(
-  db: Executor,
-  tenant: Tenant,
-  employeeId: string,
-  from: CalendarDay,
-  to: CalendarDay,
-): Promise<Array<{ contract: ContractTableRow; company: CalendarCompany | null; holidays: TenantHolidayRow[] }>> {
-  const rows = await db
+/** The statement of `contractsOverlappingWithCompany`, compiled once per database (every work calendar reads it). */
+const contractsWithCompany = reusableQuery((db, pbxId: string, employeeId: string, from: string, to: string) =>
+  db
     .selectFrom('employee_contracts')
-    .leftJoin(companyLocations(db, tenant).as('co'), 'co.id', 'employee_contracts.company_id')
-    .leftJoin(tenantHolidaysWithin(db, tenant, from, to).as('h'), (join) =>
+    .leftJoin(companyLocations(db, { pbxId }).as('co'), 'co.id', 'employee_contracts.company_id')
+    .leftJoin(tenantHolidaysWithin(db, { pbxId }, from, to).as('h'), (join) =>
       join.on((eb) => eb.or([eb('h.company_id', 'is', null), eb('h.company_id', '=', eb.ref('employee_contracts.company_id'))])),
     )
     .selectAll('employee_contracts')
@@ -170,14 +159,28 @@ export async function contractsOverlappingWithCompany(
       'h.half_day as holiday_half_day',
       'h.recurring as holiday_recurring',
     ])
-    .where('employee_contracts.pbx_id', '=', tenant.pbxId)
+    .where('employee_contracts.pbx_id', '=', pbxId)
     .where('employee_contracts.employee_id', '=', employeeId)
     .where('employee_contracts.deleted_at', 'is', null)
     .where('employee_contracts.contract_start', '<=', to)
     .where((eb) => eb.or([eb('employee_contracts.contract_end', 'is', null), eb('employee_contracts.contract_end', '>=', from)]))
     .orderBy('employee_contracts.contract_start')
-    .orderBy('employee_contracts.id')
-    .execute();
+    .orderBy('employee_contracts.id'),
+);
+
+/**
+ * `contractsOverlapping` with where each contract's company is (`companyLocations`: null for a
+ * contract without one, or naming none of the tenant's) and the tenant's own holidays of `from`..`to`
+ * that apply to it (its company's and those for every company), in one statement.
+ */
+export async function contractsOverlappingWithCompany(
+  db: Executor,
+  tenant: Tenant,
+  employeeId: string,
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<Array<{ contract: ContractTableRow; company: CalendarCompany | null; holidays: TenantHolidayRow[] }>> {
+  const rows = await contractsWithCompany(db, tenant.pbxId, employeeId, from, to);
   const contracts: Array<{ contract: ContractTableRow; company: CalendarCompany | null; holidays: TenantHolidayRow[] }> = [];
   for (const row of rows) {
     const {

@@ -6,6 +6,7 @@ import type { Tenant } from '../../../../platform/tenancy.js';
 import type { CalendarDay } from '../../shared/index.js';
 import type { WorkShiftAssignmentTable, WorkShiftTable } from '../time.tables.js';
 import type { Executor } from '../../../../db/database.js';
+import { reusableQuery } from '../../../../db/reusable-query.js';
 
 export type AssignmentRow = Selectable<WorkShiftAssignmentTable>;
 
@@ -54,20 +55,11 @@ export function assignmentsOverlapping(db: Executor, tenant: Tenant, employeeId:
 /** A work shift's seconds per weekday, as the work calendar reads them beside an assignment. */
 export type ShiftWeek = Pick<Selectable<WorkShiftTable>, 'id' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday'>;
 
-/**
- * `assignmentsOverlapping` with each assignment's work shift (deleted shifts included, as
- * `workShiftsByIds` finds them; undefined when the tenant has none by that id), in one statement.
- */
-export async function assignmentsWithShifts(
-  db: Executor,
-  tenant: Tenant,
-  employeeId: string,
-  from: CalendarDay,
-  to: CalendarDay,
-): Promise<Array<{ assignment: AssignmentRow; shift: ShiftWeek | undefined }>> {
-  const rows = await db
+/** The statement of `assignmentsWithShifts`, compiled once per database (every work calendar reads it). */
+const assignmentsWithShiftRows = reusableQuery((db, pbxId: string, employeeId: string, from: string, to: string) =>
+  db
     .selectFrom('work_shift_assignments as a')
-    .leftJoin('work_shifts as s', (join) => join.onRef('s.id', '=', 'a.work_shift_id').on('s.pbx_id', '=', tenant.pbxId))
+    .leftJoin('work_shifts as s', (join) => join.onRef('s.id', '=', 'a.work_shift_id').on('s.pbx_id', '=', pbxId))
     .selectAll('a')
     .select([
       's.id as shift_id',
@@ -79,14 +71,27 @@ export async function assignmentsWithShifts(
       's.saturday as shift_saturday',
       's.sunday as shift_sunday',
     ])
-    .where('a.pbx_id', '=', tenant.pbxId)
+    .where('a.pbx_id', '=', pbxId)
     .where('a.employee_id', '=', employeeId)
     .where('a.deleted_at', 'is', null)
     .where((eb) => eb.or([eb('a.valid_until', 'is', null), eb('a.valid_until', '>=', from)]))
     .where('a.valid_from', '<=', to)
     .orderBy('a.valid_from')
-    .orderBy('a.id')
-    .execute();
+    .orderBy('a.id'),
+);
+
+/**
+ * `assignmentsOverlapping` with each assignment's work shift (deleted shifts included, as
+ * `workShiftsByIds` finds them; undefined when the tenant has none by that id), in one statement.
+ */
+export async function assignmentsWithShifts(
+  db: Executor,
+  tenant: Tenant,
+  employeeId: string,
+  from: CalendarDay,
+  to: CalendarDay,
+): Promise<Array<{ assignment: AssignmentRow; shift: ShiftWeek | undefined }>> {
+  const rows = await assignmentsWithShiftRows(db, tenant.pbxId, employeeId, from, to);
   return rows.map(({ shift_id, shift_monday, shift_tuesday, shift_wednesday, shift_thursday, shift_friday, shift_saturday, shift_sunday, ...assignment }) => ({
     assignment,
     shift:
