@@ -55,6 +55,17 @@ const NOT_COPIED = new Set([
 
 const WRITES = new Set(['PATCH', 'PUT', 'DELETE']);
 
+/**
+ * State a read leaves out of its answer but a write changes (a WebRTC account's sealed password),
+ * by reply: the ETag digests it with the bytes, so If-Match sees such a change too.
+ */
+const hiddenStates = new WeakMap<FastifyReply, string>();
+
+/** Makes the read's ETag change with `state` as well as with its bytes (state a write changes but the answer leaves out). */
+export function tagHiddenState(reply: FastifyReply, state: string): void {
+  hiddenStates.set(reply, state);
+}
+
 /** The tags of bodies sent again as they are (a cached `/me` is one Buffer, sent to every request of its user). */
 const tagsOfBuffers = new WeakMap<Buffer, string>();
 
@@ -119,7 +130,8 @@ const tagRepresentation: onSendHookHandler = (request, reply, payload, done) => 
   let etag = reply.getHeader('etag') as string | undefined;
   if (etag === undefined) {
     if (status !== 200 || (typeof payload !== 'string' && !Buffer.isBuffer(payload))) return done(null, payload);
-    etag = entityTagOf(payload);
+    const hidden = hiddenStates.get(reply);
+    etag = hidden === undefined ? entityTagOf(payload) : entityTagOf(`${payload.toString()}\u0000${hidden}`);
     reply.header('etag', etag);
   }
   const condition = request.headers['if-none-match'];

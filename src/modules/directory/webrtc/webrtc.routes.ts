@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../platform/context.js';
 import { resourceRoutes } from '../../../http/resource-routes.js';
+import { tagHiddenState } from '../../../http/conditional-requests.js';
 import { WEBRTC_DOCS } from './webrtc.docs.js';
 import { WebrtcService, type WebrtcSummaryView } from './webrtc.service.js';
 import { EmailParams, SaveWebrtcBody, WebrtcConfiguration, WebrtcSummary } from './webrtc.schemas.js';
@@ -33,7 +34,11 @@ export async function webrtcRoutes(app: FastifyInstance, { ctx }: { ctx: AppCont
     auth: MANAGE,
     operationId: 'getWebrtc',
     params: UserParams,
-    load: ({ tenant, principal, params }) => service.getFor(tenant, principal, params.user),
+    load: async ({ tenant, principal, params, reply }) => {
+      const { summary, secretsVersion } = await service.getFor(tenant, principal, params.user);
+      tagHiddenState(reply, secretsVersion);
+      return summary;
+    },
   });
   accounts.action('/users/:user/webrtc-account', {
     method: 'PUT',

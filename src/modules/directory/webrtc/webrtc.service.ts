@@ -83,11 +83,16 @@ export class WebrtcService {
     return (await webrtcSummary(this.ctx.db, tenant, user))!;
   }
 
-  /** The account of a user of the PBX as the PUT answers it, without its secrets; a user without one is 404. */
-  async getFor(tenant: Tenant, principal: Principal, userId: string): Promise<WebrtcSummaryView> {
-    const summary = await webrtcSummary(this.ctx.db, tenant, await targetUser(this.ctx.db, tenant, principal, userId));
-    if (!summary) throw new NotFound(NOT_FOUND);
-    return summary;
+  /**
+   * The account of a user of the PBX as the PUT answers it, without its secrets; a user without one
+   * is 404. `secretsVersion` changes whenever a PUT seals a password or PIN (a fresh seal each time),
+   * which the summary does not show: the read's ETag takes it in, so If-Match sees a new password.
+   */
+  async getFor(tenant: Tenant, principal: Principal, userId: string): Promise<{ summary: WebrtcSummaryView; secretsVersion: string }> {
+    const user = await targetUser(this.ctx.db, tenant, principal, userId);
+    const [summary, row] = await Promise.all([webrtcSummary(this.ctx.db, tenant, user), findWebrtc(this.ctx.db, tenant, user.id)]);
+    if (!summary || !row) throw new NotFound(NOT_FOUND);
+    return { summary, secretsVersion: `${row.password_sealed}:${row.voicemail_pin_sealed ?? ''}` };
   }
 
   /** Creates or replaces the account of a user of the PBX (404 for another PBX's or a deleted user). */

@@ -167,6 +167,31 @@ describe('WebRTC configuration', () => {
     expect((await call('GET', `/users/${user.id}/webrtc-account`, admin.token)).statusCode).toBe(404);
   });
 
+  it("a new password changes the account's ETag though the answer does not show it, so a stale If-Match is 412", async () => {
+    const admin = await createAdmin(t.ctx);
+    const user = await createUser(t.ctx, { tenant: admin.tenant });
+    const account = { hostname: 'webrtc.pbx.example', port: 8089, password: 'first-password-1' };
+    const url = `/api/v1/users/${user.id}/webrtc-account`;
+    expect((await call('PUT', `/users/${user.id}/webrtc-account`, admin.token, account)).statusCode).toBe(200);
+    const first = await t.app.inject({ method: 'GET', url, headers: bearer(admin.token) });
+    const second = { ...account, password: 'second-password-2' };
+    const changed = await t.app.inject({ method: 'PUT', url, headers: { ...bearer(admin.token), 'if-match': first.headers.etag as string }, payload: second });
+    expect(changed.statusCode).toBe(200);
+    const now = await t.app.inject({ method: 'GET', url, headers: bearer(admin.token) });
+    expect(now.body).toBe(first.body);
+    expect(now.headers.etag).not.toBe(first.headers.etag);
+    // Another administrator, who read the account before the change, would overwrite that password.
+    const late = await t.app.inject({
+      method: 'PUT',
+      url,
+      headers: { ...bearer(admin.token), 'if-match': first.headers.etag as string },
+      payload: { ...account, password: 'third-password-3' },
+    });
+    expect(late.statusCode).toBe(412);
+    expect(late.headers.etag).toBe(now.headers.etag);
+    expect(late.headers.etag).not.toContain('second-password-2');
+  });
+
   it('validates the account (422); only administrators manage it (403); another tenant is 404', async () => {
     const admin = await createAdmin(t.ctx);
     const user = await createUser(t.ctx, { tenant: admin.tenant });
