@@ -14,7 +14,7 @@ import { announceEnd, emitImportEvent, publishImportProgress } from './contact-i
 import type { ImportRow } from './contact-imports.presenter.js';
 import { readRows, type SourceRow } from './file-reading.js';
 import { withImportFile } from './import-files.js';
-import { mapRow, type Candidate } from './row-mapper.js';
+import { mapRow, type Candidate, type PhoneCache } from './row-mapper.js';
 
 const CHUNK_ROWS = 1000;
 /** Errors kept per import (all are counted); enough to fix a file, bounded for a huge bad one. */
@@ -39,7 +39,7 @@ async function* dataRows(row: ImportRow): AsyncGenerator<DataRow> {
     sheetIndex: row.sheet_index,
   })) {
     if (header !== null && source.row <= header) continue;
-    yield { ...source, ordinal: ++ordinal };
+    yield { row: source.row, cells: source.cells, ordinal: ++ordinal };
   }
 }
 
@@ -59,6 +59,11 @@ function errorRows(importId: string, row: number, candidate: Candidate, data: Re
     messages: JSON.stringify(messages),
     row_data: JSON.stringify(data),
   }));
+}
+
+/** The row's non-empty fields, which overwrite those of a contact it matches. */
+function filledFields(candidate: Candidate): Partial<Insertable<ContactTable>> {
+  return Object.fromEntries(Object.entries(candidate.fields).filter(([, v]) => v !== null && v !== ''));
 }
 
 async function insertInBatches<T>(items: T[], size: number, insert: (batch: T[]) => Promise<unknown>): Promise<void> {
@@ -93,6 +98,8 @@ interface Target {
  */
 export class ImportProcessor {
   private storedErrors = 0;
+  /** Each distinct number of the file parsed once (the validation pass and the writing pass share it). */
+  private readonly phones: PhoneCache = new Map();
 
   constructor(
     private readonly ctx: AppContext,
@@ -175,7 +182,7 @@ export class ImportProcessor {
     let invalidRows = 0;
     let seen = 0;
     for await (const data of dataRows(row)) {
-      const candidate = mapRow(data.cells, mappings, country, groupsByName);
+      const candidate = mapRow(data.cells, mappings, country, groupsByName, this.phones);
       if (candidate.errors.size) {
         invalidRows++;
         if (errors.length < MAX_STORED_ERRORS) errors.push(...errorRows(row.id, data.row, candidate, rowData(columns, data.cells)));
@@ -214,7 +221,7 @@ export class ImportProcessor {
     setup: { mappings: ImportMappingT[]; columns: string[]; country: string; groupsByName: Map<string, string>; privateOwner: string | null },
   ): Promise<number> {
     const now = this.ctx.clock.now().toISOString();
-    const candidates = chunk.map((data) => ({ data, candidate: mapRow(data.cells, setup.mappings, setup.country, setup.groupsByName) }));
+    const candidates = chunk.map((data) => ({ data, candidate: mapRow(data.cells, setup.mappings, setup.country, setup.groupsByName, this.phones) }));
     const valid = candidates.filter((c) => c.candidate.errors.size === 0);
     const next = chunk[chunk.length - 1].ordinal;
 
@@ -238,10 +245,9 @@ export class ImportProcessor {
           errors.push(...errorRows(row.id, data.row, candidate, rowData(setup.columns, data.cells)));
           continue;
         }
-        let target =
-          candidate.numbers.map((n) => byNumber.get(n.phone_number)).find(Boolean) ??
-          (candidate.emailNormalized ? byEmail.get(candidate.emailNormalized) : undefined);
-        const fields = Object.fromEntries(Object.entries(candidate.fields).filter(([, v]) => v !== null && v !== '')) as Partial<Insertable<ContactTable>>;
+        let target: Target | undefined;
+        for (const n of candidate.numbers) if ((target = byNumber.get(n.phone_number))) break;
+        if (!target && candidate.emailNormalized) target = byEmail.get(candidate.emailNormalized);
         let isNew = false;
         let wasTrashed = false;
         if (!target) {
@@ -274,13 +280,13 @@ export class ImportProcessor {
             numberCount: 0,
           };
         } else if (target.insert) {
-          Object.assign(target.insert, fields, candidate.emailNormalized ? { email_normalized: candidate.emailNormalized } : {});
+          Object.assign(target.insert, filledFields(candidate), candidate.emailNormalized ? { email_normalized: candidate.emailNormalized } : {});
         } else {
           wasTrashed = target.trashed;
           target.trashed = false;
           target.update = {
             ...(target.update ?? {}),
-            ...fields,
+            ...filledFields(candidate),
             ...(candidate.emailNormalized ? { email_normalized: candidate.emailNormalized } : {}),
             deleted_at: null,
             updated_at: now,
@@ -291,7 +297,11 @@ export class ImportProcessor {
           if (target.numbers.has(number.phone_number)) continue;
           target.numbers.add(number.phone_number);
           newNumbers.push({
-            ...number,
+            phone_number_raw: number.phone_number_raw,
+            phone_number: number.phone_number,
+            label: number.label,
+            type: number.type,
+            speed_dial: number.speed_dial,
             id: timeOrderedId(),
             contact_id: target.id,
             pbx_id: row.pbx_id,

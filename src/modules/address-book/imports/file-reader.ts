@@ -142,9 +142,13 @@ export async function sniffFile(
  * the workbook). Stray NUL characters (a few pass the text check) are dropped from the cells: no
  * contact field means one, and PostgreSQL cannot store it.
  */
-export async function* readRows(path: string, options: ReadOptions, limit = Infinity): AsyncGenerator<SourceRow> {
-  const rows = options.fileType === 'csv' ? readCsv(path, options, limit) : readSheet(path, options, limit);
-  for await (const { row, cells } of rows) yield { row, cells: cells.map((cell) => (cell.includes('\u0000') ? cell.replaceAll('\u0000', '') : cell)) };
+export function readRows(path: string, options: ReadOptions, limit = Infinity): AsyncGenerator<SourceRow> {
+  return options.fileType === 'csv' ? readCsv(path, options, limit) : readSheet(path, options, limit);
+}
+
+/** The cells without NUL characters; copied only in the rare row that has one. */
+function withoutNul(cells: string[]): string[] {
+  return cells.some((cell) => cell.includes('\u0000')) ? cells.map((cell) => cell.replaceAll('\u0000', '')) : cells;
 }
 
 async function* readCsv(path: string, options: ReadOptions, limit: number): AsyncGenerator<SourceRow> {
@@ -169,7 +173,7 @@ async function* readCsv(path: string, options: ReadOptions, limit: number): Asyn
     for await (const record of parser as AsyncIterable<string[]>) {
       row++;
       if (row > limit) break;
-      yield { row, cells: record };
+      yield { row, cells: withoutNul(record) };
     }
   } catch (error) {
     if ((error as NodeJS.ErrnoException).syscall) throw error;
@@ -202,7 +206,7 @@ async function* readSheet(path: string, options: ReadOptions, limit: number): As
     if (text.every((c) => c === '')) continue;
     const row = first + i + 1;
     if (row > limit) break;
-    yield { row, cells: text };
+    yield { row, cells: withoutNul(text) };
   }
 }
 

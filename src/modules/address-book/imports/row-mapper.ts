@@ -25,8 +25,31 @@ export interface Candidate {
   errors: Map<string, string[]>;
 }
 
-/** Reads one row through the saved mapping; numbers become E.164 with the PBX country as default region. */
-export function mapRow(cells: string[], mappings: ImportMappingT[], country: string, groupsByName: Map<string, string>): Candidate {
+/** Distinct numbers an import remembers the E.164 of; past this it starts over, so memory stays bounded. */
+const PHONE_CACHE_LIMIT = 50_000;
+
+/**
+ * The E.164 of a cell (null when invalid), read once per distinct text during an import: a file
+ * repeats switchboard numbers, and an import without skip_on_error reads every row twice.
+ */
+export type PhoneCache = Map<string, string | null>;
+
+function cachedE164(value: string, country: string, cache: PhoneCache | undefined): string | null {
+  if (!cache) return toE164(value, country);
+  let e164 = cache.get(value);
+  if (e164 === undefined) {
+    e164 = toE164(value, country);
+    if (cache.size >= PHONE_CACHE_LIMIT) cache.clear();
+    cache.set(value, e164);
+  }
+  return e164;
+}
+
+/**
+ * Reads one row through the saved mapping; numbers become E.164 with the PBX country as default
+ * region. `phones` (one per import and country) remembers the numbers already read.
+ */
+export function mapRow(cells: string[], mappings: ImportMappingT[], country: string, groupsByName: Map<string, string>, phones?: PhoneCache): Candidate {
   const errors = new Map<string, string[]>();
   const fail = (attribute: string, message: string) => {
     const list = errors.get(attribute);
@@ -52,7 +75,7 @@ export function mapRow(cells: string[], mappings: ImportMappingT[], country: str
       if (value) candidate.fields.vip = TRUTHY.test(value) ? 1 : 0;
     } else if (field === 'phone_number') {
       if (!value) continue;
-      const e164 = toE164(value, country);
+      const e164 = cachedE164(value, country, phones);
       if (!e164) {
         fail('phone_number', `The phone number "${value}" is not a valid phone number.`);
         continue;
