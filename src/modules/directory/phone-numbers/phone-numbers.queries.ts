@@ -6,6 +6,7 @@ import type { TrashedFilter } from '../../../db/soft-delete.js';
 import type { Tenant } from '../../../platform/tenancy.js';
 import type { PhoneNumberTable } from '../directory.tables.js';
 import { pagedQuery } from '../../../db/paging.js';
+import { reusableQuery } from '../../../db/reusable-query.js';
 import { trashedScope } from '../../../db/soft-delete.js';
 
 export type PhoneNumberRow = Selectable<PhoneNumberTable>;
@@ -64,15 +65,20 @@ export function numberDestinations(db: Kysely<DB>, tenant: Tenant, destinationTy
   return query.execute();
 }
 
-/** The tenant's live number `e164`, with where it leads (the route simulator). */
-export function numberDestination(db: Kysely<DB>, tenant: Tenant, e164: string) {
-  return db
+/** Read on every simulated call: compiled once per database. */
+const numberDestinationOf = reusableQuery((db, pbxId: string, e164: string) =>
+  db
     .selectFrom('phone_numbers')
     .select(['id', 'number', 'label', 'destination_type', 'destination_id'])
-    .where('pbx_id', '=', tenant.pbxId)
+    .where('pbx_id', '=', pbxId)
     .where('number', '=', e164)
-    .where('deleted_at', 'is', null)
-    .executeTakeFirst();
+    .where('deleted_at', 'is', null),
+);
+
+/** The tenant's live number `e164`, with where it leads (the route simulator). */
+export async function numberDestination(db: Kysely<DB>, tenant: Tenant, e164: string) {
+  const [row] = await numberDestinationOf(db, tenant.pbxId, e164);
+  return row;
 }
 
 /** Points the tenant's number labelled `label` at a routing destination (the demo seed's main line); its id. */

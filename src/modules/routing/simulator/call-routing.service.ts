@@ -11,6 +11,24 @@ import { localInstant } from './time-condition.js';
 import { DiagramService } from '../diagram/diagram.service.js';
 import { DIAGRAM_MEDIA_TYPES } from '../diagram/diagram.schemas.js';
 
+const PARSED_NUMBERS = 1024;
+/** Numbers already parsed, by the PBX's country and the text given (a bounded set, oldest out first). */
+const parsedNumbers = new Map<string, string | null>();
+
+/**
+ * `toE164` of a dialled or calling number, parsed once per country and text: an admin simulates
+ * the same few numbers again and again, and libphonenumber's parse is a good part of a simulation.
+ */
+function dialledE164(raw: string, country: string): string | null {
+  const key = `${country}\u0000${raw}`;
+  const known = parsedNumbers.get(key);
+  if (known !== undefined) return known;
+  const e164 = toE164(raw, country);
+  if (parsedNumbers.size >= PARSED_NUMBERS) parsedNumbers.delete(parsedNumbers.keys().next().value as string);
+  parsedNumbers.set(key, e164);
+  return e164;
+}
+
 export class CallRoutingService {
   constructor(private readonly ctx: AppContext) {}
 
@@ -21,7 +39,7 @@ export class CallRoutingService {
 
   async simulate(tenant: Tenant, body: Static<typeof SimulateBody>): Promise<Static<typeof Simulation>> {
     const { graph } = await routingCache(this.ctx.db).current(this.ctx.db, tenant);
-    const dialled = toE164(body.number, graph.country);
+    const dialled = dialledE164(body.number, graph.country);
     const number = dialled ? await numberDestination(this.ctx.db, tenant, dialled) : undefined;
     if (!number) throw new NotFound('Phone number not found.');
     const at = body.at ? new Date(body.at) : this.ctx.clock.now();
@@ -42,7 +60,7 @@ export class CallRoutingService {
       language: null,
     });
     // A known caller's own routing comes first, as on the PBX.
-    const callerNumber = body.caller ? toE164(body.caller, graph.country) : null;
+    const callerNumber = body.caller ? dialledE164(body.caller, graph.country) : null;
     const byCaller = callerNumber ? await callerRoute(this.ctx.db, tenant, callerNumber) : null;
     if (byCaller?.type === 'sip_device')
       simulation.steps.push({

@@ -69,7 +69,7 @@ describe('the route simulator', () => {
     });
     const number = await call('POST', '/phone-numbers', admin.token, { number: NUMBER, destination_type: 'call_flow', destination_id: main });
     expect(number.statusCode).toBe(201);
-    ids = { queue, sales, support, menu, main };
+    ids = { queue, sales, support, menu, main, number: number.json().data.id };
   });
 
   const simulate = (body: object, token = admin.token) => call('POST', '/call-routing/simulate', token, { number: NUMBER, ...body });
@@ -116,6 +116,27 @@ describe('the route simulator', () => {
     const companyDay = (await simulate({ at: '2026-11-26T10:00:00Z' })).json().data;
     expect(companyDay.steps[2]).toMatchObject({ outcome: 'holiday' });
     expect(companyDay.steps[2].reason).toContain('Company day, a holiday of the PBX');
+  });
+
+  it('sees a holiday added, changed or removed and a number relabelled at once (none of them is kept between calls)', async () => {
+    const tuesday = async () => (await simulate({ at: '2026-12-01T09:00:00Z' })).json().data;
+    expect((await tuesday()).steps[2]).toMatchObject({ kind: 'time_condition', outcome: 'open' });
+    const added = await call('POST', `/${tenant.pbxId}/holidays`, admin.token, { name: 'Founders day', date: '2026-12-01' });
+    expect(added.statusCode).toBe(201);
+    const holiday = added.json().data.id as string;
+    expect((await tuesday()).steps[2].reason).toContain('Founders day, a holiday of the PBX');
+    expect((await call('PATCH', `/${tenant.pbxId}/holidays/${holiday}`, admin.token, { name: 'Founders afternoon', half_day: true })).statusCode).toBe(200);
+    // A half day from the PBX's split on (12:00 unless set): 10:00 is open again.
+    expect((await tuesday()).steps[2]).toMatchObject({ outcome: 'open' });
+    expect((await call('PATCH', `/${tenant.pbxId}/holidays/${holiday}`, admin.token, { half_day: false })).statusCode).toBe(200);
+    expect((await tuesday()).steps[2].reason).toContain('Founders afternoon, a holiday of the PBX');
+    expect((await call('DELETE', `/${tenant.pbxId}/holidays/${holiday}`, admin.token)).statusCode).toBe(204);
+    expect((await tuesday()).steps[2]).toMatchObject({ outcome: 'open' });
+
+    expect((await call('PATCH', `/phone-numbers/${ids.number}`, admin.token, { label: 'Front desk' })).statusCode).toBe(200);
+    expect((await tuesday()).steps[0].reason).toBe(`${NUMBER} (Front desk) is dialled; it routes to a call flow.`);
+    expect((await call('PATCH', `/phone-numbers/${ids.number}`, admin.token, { label: null })).statusCode).toBe(200);
+    expect((await tuesday()).steps[0].reason).toBe(`${NUMBER} is dialled; it routes to a call flow.`);
   });
 
   it('goes to the default step when no key is pressed, and to the overflow when the queue cannot answer', async () => {

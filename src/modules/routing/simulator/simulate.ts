@@ -5,7 +5,7 @@ import type { Tenant } from '../../../platform/tenancy.js';
 import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
 import type { FlowModel, RoutingGraph } from '../graph/model.js';
 import type { RoutingProblem } from '../graph/validate.js';
-import { evaluateTimeCondition, type LocalInstant } from './time-condition.js';
+import { evaluateTimeCondition, tenantHolidaysOn, type LocalInstant } from './time-condition.js';
 import type { SimulateBody, SimulationStep } from './simulator.schemas.js';
 
 type Step = Static<typeof SimulationStep>;
@@ -33,6 +33,9 @@ export class RouteSimulation {
   private keyIndex = 0;
   private language: string | null = null;
   answeredBy: Answer = null;
+  private ownHolidaysRead?: ReturnType<typeof tenantHolidaysOn>;
+  /** The tenant's holidays on the simulated day, read once however many time conditions the call meets. */
+  private readonly ownHolidays = () => (this.ownHolidaysRead ??= tenantHolidaysOn(this.db, this.tenant, this.local));
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -87,7 +90,7 @@ export class RouteSimulation {
     const here = { type: 'call_flow', id: flow.id, name: flow.name, node_key: key };
     switch (node.type) {
       case 'time_condition': {
-        const { branch, reason } = await evaluateTimeCondition(this.db, this.tenant, node, this.local, this.graph.halfDaySplit);
+        const { branch, reason } = await evaluateTimeCondition(node, this.local, this.graph.halfDaySplit, this.ownHolidays);
         this.step({ kind: 'time_condition', ...here, outcome: branch, reason });
         const target = branch === 'open' ? node.open : branch === 'holiday' ? node.holiday : node.closed;
         return this.next(flow, target, `The ${branch} branch is empty: the call is hung up.`);

@@ -6,6 +6,12 @@ import { publicHolidays, tenantHolidays } from '../../workforce/index.js';
 import type { CallFlowNode } from '../call-flows/call-flow-nodes.js';
 
 type TimeCondition = Extract<CallFlowNode, { type: 'time_condition' }>;
+type TenantDays = Awaited<ReturnType<typeof tenantHolidays>>;
+
+/** The tenant's own holidays (for every company) on the local day: what a time condition with tenant holidays reads. */
+export function tenantHolidaysOn(db: Kysely<DB>, tenant: Tenant, local: LocalInstant): Promise<TenantDays> {
+  return tenantHolidays(db, tenant, null, local.date, local.date);
+}
 export type Branch = 'open' | 'closed' | 'holiday';
 
 const WEEKDAYS = ['', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -18,9 +24,35 @@ export interface LocalInstant {
   label: string;
 }
 
-export function localInstant(at: Date, zone: string): LocalInstant {
+function computeLocalInstant(at: Date, zone: string): LocalInstant {
   const local = DateTime.fromJSDate(at, { zone });
-  return { date: local.toISODate()!, weekday: local.weekday, time: local.toFormat('HH:mm'), label: `${local.toFormat('cccc d LLLL yyyy, HH:mm')} (${zone})` };
+  return Object.freeze({
+    date: local.toISODate()!,
+    weekday: local.weekday,
+    time: local.toFormat('HH:mm'),
+    label: `${local.toFormat('cccc d LLLL yyyy, HH:mm')} (${zone})`,
+  });
+}
+
+const MINUTE_MS = 60_000;
+/** Each zone's last minute asked for (one entry per zone, so bounded by the zones in use). */
+const lastMinute = new Map<string, { minute: number; instant: LocalInstant }>();
+
+/**
+ * The instant as the PBX sees it. It names the minute only, so it is the same for every instant
+ * of one UTC minute when the zone's offset is a whole number of minutes all through that minute:
+ * luxon's zone work then runs once per zone and minute. A minute where the offset changes or has
+ * seconds (Liberia until 1972, local mean times of the past) is computed for each instant.
+ */
+export function localInstant(at: Date, zone: string): LocalInstant {
+  const minute = Math.floor(at.getTime() / MINUTE_MS);
+  const known = lastMinute.get(zone);
+  if (known && known.minute === minute) return known.instant;
+  const instant = computeLocalInstant(at, zone);
+  const start = DateTime.fromMillis(minute * MINUTE_MS, { zone });
+  const end = DateTime.fromMillis(minute * MINUTE_MS + MINUTE_MS - 1, { zone });
+  if (start.isValid && Number.isInteger(start.offset) && start.offset === end.offset) lastMinute.set(zone, { minute, instant });
+  return instant;
 }
 
 /**
@@ -29,15 +61,14 @@ export function localInstant(at: Date, zone: string): LocalInstant {
  * then the open hours.
  */
 export async function evaluateTimeCondition(
-  db: Kysely<DB>,
-  tenant: Tenant,
   node: TimeCondition,
   local: LocalInstant,
   halfDaySplit: string,
+  ownHolidays: () => Promise<TenantDays>,
 ): Promise<{ branch: Branch; reason: string }> {
   const days = [
     ...(node.public_holidays_country ? await publicHolidays(node.public_holidays_country, null, local.date, local.date) : []),
-    ...(node.tenant_holidays !== false ? await tenantHolidays(db, tenant, null, local.date, local.date) : []),
+    ...(node.tenant_holidays !== false ? await ownHolidays() : []),
   ];
   const holiday = days.find((day) => !day.half_day) ?? days.find((day) => day.half_day && local.time >= halfDaySplit);
   if (holiday) {

@@ -8,6 +8,7 @@ import type Holidays from 'date-holidays';
 import type { Kysely } from 'kysely';
 import type { Executor } from '../../../../db/database.js';
 import type { DB } from '../../../../db/schema.js';
+import { reusableQuery } from '../../../../db/reusable-query.js';
 import type { Tenant } from '../../../../platform/tenancy.js';
 import { addDays, dayOfYear, yearOf, type CalendarDay } from '../../shared/index.js';
 import type { CompanyRow } from '../../organisation/index.js';
@@ -113,11 +114,19 @@ function tenantDaysOf(rows: readonly TenantHolidayRow[], companyId: string | nul
  * (29 February only in leap years).
  */
 export async function tenantHolidays(db: Kysely<DB>, tenant: Tenant, companyId: string | null, from: CalendarDay, to: CalendarDay): Promise<DayOff[]> {
-  const rows = await tenantHolidayRows(db, tenant, from, to)
-    .where((eb) => (companyId === null ? eb('company_id', 'is', null) : eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)])))
-    .execute();
+  const rows = companyId === null ? await holidaysOfEveryCompany(db, tenant.pbxId, from, to) : await holidaysOfCompany(db, tenant.pbxId, companyId, from, to);
   return tenantDaysOf(rows, companyId, from, to);
 }
+
+/** The tenant's holidays for every company (read on every simulated time condition): compiled once per database. */
+const holidaysOfEveryCompany = reusableQuery((db, pbxId: string, from: string, to: string) =>
+  tenantHolidayRows(db, { pbxId }, from, to).where('company_id', 'is', null),
+);
+
+/** The tenant's holidays for one company and for every company: compiled once per database. */
+const holidaysOfCompany = reusableQuery((db, pbxId: string, companyId: string, from: string, to: string) =>
+  tenantHolidayRows(db, { pbxId }, from, to).where((eb) => eb.or([eb('company_id', 'is', null), eb('company_id', '=', companyId)])),
+);
 
 /**
  * The tenant's live holidays that may fall within `from`..`to`, as a query another statement joins
