@@ -60,6 +60,7 @@ async function credentialsFor(server: ApiServer): Promise<BenchCredentials> {
 async function checkScenarios(server: ApiServer, credentials: BenchCredentials, scenarios: Scenario[]): Promise<Map<string, number>> {
   const sizes = new Map<string, number>();
   for (const scenario of scenarios) {
+    await scenario.prepare?.({ server, credentials });
     const response = await fetch(`${server.apiBase}${scenario.path}`, { headers: scenario.headers({ server, credentials }) });
     const body = Buffer.from(await response.arrayBuffer());
     if (response.status !== 200) throw new Error(`${scenario.label}: HTTP ${response.status} ${body.toString('utf8').slice(0, 500)}`);

@@ -29,11 +29,44 @@ export interface Scenario {
   /** Path below the API base (`/api/v1`), with its query string. GET only, no body. */
   path: string;
   headers(ctx: ScenarioContext): Record<string, string>;
+  /** Run once on each database's server before the scenario is checked and measured (e.g. to add rows). */
+  prepare?(ctx: ScenarioContext): Promise<void>;
   /** Minimum median ratio to the bare server, per database; printed as PASS/FAIL. */
   target?: Partial<Record<DatabaseKind, number>>;
 }
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Rows of the users list the issue (#39) measured: a full page of 15. */
+const USERS_LIST_ROWS = 15;
+
+async function call(ctx: ScenarioContext, method: string, path: string, body?: unknown): Promise<unknown> {
+  const response = await fetch(`${ctx.server.apiBase}${path}`, {
+    method,
+    headers: { ...bearer(ctx.credentials.adminToken), accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: HTTP ${response.status} ${text.slice(0, 500)}`);
+  return JSON.parse(text) as unknown;
+}
+
+/**
+ * The demo tenant has 4 users; the issue measured a page of 15. Adds users through the API, each
+ * with one extension like the demo's own, until the tenant has 15.
+ */
+async function fillUsersPage(ctx: ScenarioContext): Promise<void> {
+  const { data } = (await call(ctx, 'GET', `/users?perPage=${USERS_LIST_ROWS}`)) as { data: unknown[] };
+  for (let i = data.length; i < USERS_LIST_ROWS; i++) {
+    const user = (await call(ctx, 'POST', '/users', {
+      email: `bench.user${i}@bench.example`,
+      first_name: 'Bench',
+      last_name: `User ${String(i).padStart(2, '0')}`,
+      role: 'user',
+    })) as { id: string };
+    await call(ctx, 'POST', '/extensions', { number: String(8100 + i), name: `Bench User ${i}`, user_id: user.id, voicemail_enabled: true });
+  }
+}
 
 export const SCENARIOS: Scenario[] = [
   {
@@ -55,6 +88,7 @@ export const SCENARIOS: Scenario[] = [
     label: 'GET /api/v1/users?perPage=15&include=extensions (admin)',
     path: '/users?perPage=15&include=extensions',
     headers: ({ credentials }) => bearer(credentials.adminToken),
+    prepare: fillUsersPage,
   },
 ];
 

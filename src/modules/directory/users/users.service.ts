@@ -122,7 +122,12 @@ export class UsersService {
     const db = this.ctx.db;
     const byUser = <T extends { user_id: string | null }>(items: T[]) => {
       const map = new Map<string, T[]>();
-      for (const item of items) if (item.user_id) map.set(item.user_id, [...(map.get(item.user_id) ?? []), item]);
+      for (const item of items) {
+        if (!item.user_id) continue;
+        const list = map.get(item.user_id);
+        if (list) list.push(item);
+        else map.set(item.user_id, [item]);
+      }
       return map;
     };
     const extensions = include.has('extensions') ? byUser(await extensionsOfUsers(db, tenant, ids)) : null;
@@ -130,13 +135,15 @@ export class UsersService {
     const twinnings = include.has('twinnings') ? byUser(await twinningsOfUsers(db, tenant, ids)) : null;
     const groups = include.has('groups') ? await groupsOfUsers(db, tenant, ids) : null;
     const identities = include.has('callerIdentities') ? await callerIdentitiesOfUsers(db, tenant, ids) : null;
-    return rows.map((row) => ({
-      ...presentUser(row),
-      ...(extensions ? { extensions: (extensions.get(row.id) ?? []).map(presentExtension) } : {}),
-      ...(devices ? { sipDevices: (devices.get(row.id) ?? []).map(presentSipDevice) } : {}),
-      ...(twinnings ? { twinnings: (twinnings.get(row.id) ?? []).map(presentTwinning) } : {}),
-      ...(groups ? { groups: (groups.get(row.id) ?? []).map((g) => presentUserGroup(g, g.members)) } : {}),
-      ...(identities ? { callerIdentities: (identities.get(row.id) ?? []).map(presentCallerIdentity) } : {}),
-    }));
+    // The presented user gets its relations set on it: spreading its 35 fields into a new object per row cost more than presenting it.
+    return rows.map((row) => {
+      const user = presentUser(row);
+      if (extensions) user.extensions = (extensions.get(row.id) ?? []).map(presentExtension);
+      if (devices) user.sipDevices = (devices.get(row.id) ?? []).map(presentSipDevice);
+      if (twinnings) user.twinnings = (twinnings.get(row.id) ?? []).map(presentTwinning);
+      if (groups) user.groups = (groups.get(row.id) ?? []).map((g) => presentUserGroup(g, g.members));
+      if (identities) user.callerIdentities = (identities.get(row.id) ?? []).map(presentCallerIdentity);
+      return user;
+    });
   }
 }
