@@ -324,7 +324,9 @@ function registerRoute<P extends TSchema, Q extends TSchema, B extends TSchema, 
       ...(parts.headers ? { headers: parts.headers } : {}),
       ...(parts.body ? { body: parts.body } : {}),
       ...(parts.upload ? { body: multipartForm(parts.upload) } : {}),
-      response: doc.refusedWhileUsed ? { ...parts.response, 409: Type.Unsafe({ $ref: 'InUseError#' }) } : parts.response,
+      // A copy: the route's documentation adds its error answers to it (route-docs.ts), and the answers a
+      // file shares between routes (a push's and a rollback's) must not carry one route's 404 into the next.
+      response: { ...parts.response, ...(doc.refusedWhileUsed ? { 409: Type.Unsafe({ $ref: 'InUseError#' }) } : {}) },
       ...(idempotency ? { 'x-idempotent': true } : {}),
     },
     ...(idempotency ? idempotentRoute(idempotency, parts.upload !== undefined, app, handler) : { handler }),

@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TAG_DESCRIPTIONS } from '../../src/http/openapi-document.js';
-import { useTestApp } from '../helpers.js';
+import { buildTestApp, useTestApp } from '../helpers.js';
 
 interface Response {
   description?: string;
@@ -33,6 +33,18 @@ describe('the OpenAPI document as a product', () => {
         Object.entries(operation.responses).map(([status, response]) => ({ at: `${method} ${path} ${status}`, status, response })),
       ),
     );
+
+  it('is the same document however many apps this process built: no route lends its answers to another', async () => {
+    const again = await buildTestApp();
+    try {
+      expect((await again.app.inject('/api/v1/openapi.json')).json()).toEqual(document);
+    } finally {
+      await again.close();
+    }
+    // The push and the rollback share their answers' declaration; only the rollback names a version.
+    expect(Object.keys(document.paths['/pbx/configuration/push'].post.responses)).not.toContain('404');
+    expect(Object.keys(document.paths['/pbx/configuration/versions/{version}/rollback'].post.responses)).toContain('404');
+  });
 
   it('describes every response by what it means, not "Default Response"', () => {
     const generic = responses().filter(({ response }) => !response.description || ['Default Response', 'Client error'].includes(response.description));
