@@ -7,12 +7,12 @@
  * Kysely plugin counting what the database answers while one more request is approved (the
  * caller's token read and cached before, as a warm server has it).
  */
-import type { KyselyPlugin } from 'kysely';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import type { ApiServer } from './server-process.js';
 import { round } from './stats.js';
+import { statementCounter } from './statement-counter.js';
 
 const DAY_MS = 86_400_000;
 
@@ -51,19 +51,6 @@ async function expectStatus(response: Response, status: number, what: string): P
   const text = await response.text();
   if (response.status !== status) throw new Error(`${what}: HTTP ${response.status} ${text.slice(0, 500)}`);
   return text;
-}
-
-/** Every statement the database answers while `recording`. */
-function statementCounter(): KyselyPlugin & { count: number; recording: boolean } {
-  return {
-    count: 0,
-    recording: false,
-    transformQuery: ({ node }) => node,
-    async transformResult({ result }) {
-      if (this.recording) this.count++;
-      return result;
-    },
-  };
 }
 
 export interface ApproveFigures {

@@ -9,7 +9,7 @@
  * as an optional step (OPTIONAL_STEP_MODULES in scenarios.ts).
  */
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type KyselyPlugin } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { openDatabase, type DialectName } from '../db/database.js';
@@ -18,6 +18,7 @@ import { compareWithBaseline } from './compare.js';
 import type { StepContext, StepFigures } from './scenarios.js';
 import { round } from './stats.js';
 import { inChunks, withWorkforceBench } from './workforce-bench.js';
+import { statementCounter } from './statement-counter.js';
 
 export const ROUTING_BENCH_FLOWS = 500;
 export const ROUTING_BENCH_IVRS = 200;
@@ -116,19 +117,6 @@ export async function seedRouting(
   await inChunks(steps, (chunk) => db.insertInto('ivr_steps').values(chunk).execute());
   await (dialect === 'postgres' ? sql`analyze call_flows, ivrs, ivr_steps, call_flow_references` : sql`analyze`).execute(db);
   return { flows: flows.length, ivrs: ivrs.length, steps: steps.length, announcement };
-}
-
-/** Counts the statements the database answers while `recording` is set. */
-function statementCounter(): KyselyPlugin & { count: number; recording: boolean } {
-  return {
-    count: 0,
-    recording: false,
-    transformQuery: ({ node }) => node,
-    async transformResult({ result }) {
-      if (this.recording) this.count += 1;
-      return result;
-    },
-  };
 }
 
 const WRITES = 40;
